@@ -1,0 +1,26 @@
+"""Where the project's files live: models, assets, locales (overridable by environment)."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+ROOT = PACKAGE_DIR.parent
+
+
+def models_dir() -> Path:
+    return Path(os.environ.get("AVATAR_MODELS", ROOT / "models"))
+
+
+def assets_dir() -> Path:
+    return Path(os.environ.get("AVATAR_ASSETS", ROOT / "assets"))
+
+
+def locales_dir() -> Path:
+    return ROOT / "locales"
+
+
+def resolve(path: str | os.PathLike) -> Path:
+    """A path from the config: absolute as given, relative to the project root otherwise."""
+    p = Path(path).expanduser()
+    return p if p.is_absolute() else ROOT / p
