@@ -111,6 +111,8 @@ class TurnMetrics(Event):
     lang: str = ""
     stages: dict[str, float] = field(default_factory=dict)
     voice_to_voice_ms: float | None = None
+    speech_end: float = 0.0  # clock time of the last speech sample (endpointer's estimate)
+    audible: float = 0.0  # clock time the first reply sample was audible
     speculative: bool = False
     discarded: int = 0
     decode: dict[str, Any] = field(default_factory=dict)

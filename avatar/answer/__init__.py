@@ -1,0 +1,42 @@
+"""Answerers: `make_answerer(cfg)` gives the configured one, falling back to retrieval when needed."""
+from __future__ import annotations
+
+import logging
+
+from avatar.errors import AvatarError
+from avatar.trace import TRACER, Tracer
+
+log = logging.getLogger(__name__)
+
+
+def load_knowledge(cfg, knowledge: str | None = None):
+    from avatar.answer.knowledge import load_pack
+    from avatar.paths import resolve
+
+    return load_pack(resolve(knowledge or cfg.general.knowledge))
+
+
+def make_answerer(cfg, tracer: Tracer = TRACER, knowledge: str | None = None, notices: list | None = None):
+    """The answerer `answer.kind` asks for, and the retrieval answerer as its safe fallback.
+
+    Returns (answerer, fallback). A missing or broken diffusion model is not fatal: the kiosk
+    answers from retrieval and says so (notices, doctor, UI).
+    """
+    from avatar.answer.retrieval_answerer import RetrievalAnswerer
+
+    pack = load_knowledge(cfg, knowledge)
+    fallback = RetrievalAnswerer(pack, cfg)
+    if cfg.answer.kind == "retrieval":
+        return fallback, None
+    try:
+        from avatar.answer.diffusion_answerer import DiffusionAnswerer
+
+        return DiffusionAnswerer(cfg, pack, tracer), fallback
+    except AvatarError as exc:
+        message = f"diffusion answerer unavailable, answering from retrieval: {exc.message}"
+    except ImportError as exc:
+        message = f"diffusion answerer not installed, answering from retrieval: {exc}"
+    log.warning(message)
+    if notices is not None:
+        notices.append(message)
+    return fallback, None

@@ -1,0 +1,152 @@
+"""Echo cancellation: the microphone minus what the loudspeaker played, so the avatar never hears itself.
+
+Wraps the WebRTC audio-processing module shipped in the `livekit` package (AEC3, noise
+suppression, high-pass filter, optional gain control). The played signal comes in through
+`add_reference(pcm, t_audible)` (register it as the sink's listener) and is fed as the reverse
+stream in lockstep with the captured 10 ms frames, aligned by clock time; what the clock cannot see
+(driver buffers, the air) is the stream delay: `cfg.echo.delay_ms`, or measured from the signals.
+"""
+from __future__ import annotations
+
+import dataclasses
+import logging
+from typing import Any, Callable
+
+import numpy as np
+
+from avatar.aec.delay_estimator import DelayEstimate, estimate_delay
+from avatar.aec.reference_timeline import SAMPLE_RATE, ReferenceTimeline
+from avatar.events import Notice
+from avatar.trace import now
+
+log = logging.getLogger(__name__)
+
+CHUNK = SAMPLE_RATE // 100  # the module works on exactly 10 ms
+_ESTIMATE_AFTER_S = 3.0     # seconds of played audio collected before the delay is measured
+_MIN_CONFIDENCE = 6.0       # correlation peak over median below which the measurement is ignored
+
+
+class EchoCanceller:
+    def __init__(self, cfg_echo: Any, notify: Callable[[Notice], None] | None = None) -> None:
+        self.enabled = bool(cfg_echo.enabled)
+        self.delay_ms = float(cfg_echo.delay_ms)
+        self.notices: list[Notice] = []
+        self.estimate: DelayEstimate | None = None
+        self.frames = 0          # 10 ms chunks processed
+        self.process_s = 0.0     # time spent in the module, on the one clock
+        self._notify = notify
+        self._timeline = ReferenceTimeline()
+        self._lead_s = 0.0       # read the reference this much later than the capture time (late timestamps)
+        self._want_estimate = self.enabled and bool(_setting(cfg_echo, "estimate_delay", True))
+        self._est_ref: list[np.ndarray] = []
+        self._est_mic: list[np.ndarray] = []
+        self._est_active = 0
+        self._apm = None
+        self._rtc = None
+        if self.enabled:
+            self._apm = self._load(cfg_echo)
+
+    # -- wiring ------------------------------------------------------------------------------------
+    @property
+    def active(self) -> bool:
+        """True when echo is really being cancelled (not pass-through)."""
+        return self._apm is not None
+
+    def add_reference(self, pcm: np.ndarray, t_audible: float) -> None:
+        """Sink listener: `pcm` (16 kHz int16) became audible at clock time `t_audible`."""
+        if self._apm is not None:
+            self._timeline.add(pcm, t_audible)
+
+    def process(self, mic_frame: Any) -> Any:
+        """The frame with the echo removed (same type, time stamps and length)."""
+        if self._apm is None:
+            return mic_frame
+        pcm = np.asarray(mic_frame.pcm, dtype=np.int16).reshape(-1)
+        size = pcm.size
+        if size % CHUNK:  # the last frame of a file may be short: pad it to whole 10 ms
+            pcm = np.concatenate([pcm, np.zeros(CHUNK - size % CHUNK, np.int16)])
+        out = np.empty_like(pcm)
+        start = now()
+        for k in range(0, pcm.size, CHUNK):
+            t_capture = mic_frame.t + k / SAMPLE_RATE
+            ref = self._timeline.read(t_capture + self._lead_s, CHUNK)
+            out[k:k + CHUNK] = self._process_chunk(ref, pcm[k:k + CHUNK])
+            if self._want_estimate:
+                self._collect(ref, pcm[k:k + CHUNK])
+        self.process_s += now() - start
+        self.frames += pcm.size // CHUNK
+        return dataclasses.replace(mic_frame, pcm=out[:size])
+
+    def reset(self) -> None:
+        """Forget the played signal (the module keeps its learned echo path)."""
+        self._timeline.clear()
+
+    @property
+    def ms_per_10ms(self) -> float:
+        return 1000.0 * self.process_s / self.frames if self.frames else 0.0
+
+    # -- internals ---------------------------------------------------------------------------------
+    def _load(self, cfg_echo: Any):
+        try:
+            from livekit import rtc
+
+            apm = rtc.AudioProcessingModule(
+                echo_cancellation=True,
+                noise_suppression=bool(_setting(cfg_echo, "noise_suppression", True)),
+                high_pass_filter=bool(_setting(cfg_echo, "high_pass", True)),
+                auto_gain_control=bool(_setting(cfg_echo, "auto_gain", False)),
+            )
+            apm.set_stream_delay_ms(int(round(self.delay_ms)))
+        except Exception as exc:  # a missing or broken native library must not stop the kiosk
+            self._tell("echo_canceller_missing",
+                       f"echo cancellation is off ({type(exc).__name__}: {exc}); the avatar may hear itself. "
+                       "Install the 'livekit' package or use a headset.")
+            return None
+        self._rtc = rtc
+        return apm
+
+    def _process_chunk(self, ref: np.ndarray, mic: np.ndarray) -> np.ndarray:
+        rtc = self._rtc
+        self._apm.process_reverse_stream(rtc.AudioFrame(bytearray(ref.tobytes()), SAMPLE_RATE, 1, CHUNK))
+        frame = rtc.AudioFrame(bytearray(mic.tobytes()), SAMPLE_RATE, 1, CHUNK)
+        self._apm.process_stream(frame)
+        return np.frombuffer(frame.data, dtype=np.int16)
+
+    def _collect(self, ref: np.ndarray, mic: np.ndarray) -> None:
+        """Keep played and heard audio side by side until there is enough to measure the delay."""
+        if not self._est_ref and not ref.any():
+            return  # start collecting with the first played sample
+        self._est_ref.append(ref.copy())
+        self._est_mic.append(mic.copy())
+        self._est_active += int(np.abs(ref).max() > 64)
+        enough = self._est_active * CHUNK >= _ESTIMATE_AFTER_S * SAMPLE_RATE
+        if enough or len(self._est_ref) * CHUNK >= 4 * _ESTIMATE_AFTER_S * SAMPLE_RATE:
+            self._want_estimate = False
+            est = estimate_delay(np.concatenate(self._est_ref), np.concatenate(self._est_mic))
+            self._est_ref, self._est_mic = [], []
+            self.estimate = est
+            if est.confidence >= _MIN_CONFIDENCE:
+                self._apply_delay(est)
+
+    def _apply_delay(self, est: DelayEstimate) -> None:
+        if est.delay_ms >= 0:
+            self.delay_ms = est.delay_ms
+            self._apm.set_stream_delay_ms(int(round(est.delay_ms)))
+        else:  # the echo arrives before its time stamp says: read the reference ahead (plus a margin)
+            self._lead_s = (-est.delay_ms + 10.0) / 1000.0
+            self.delay_ms = 10.0
+            self._apm.set_stream_delay_ms(10)
+        log.info("echo delay measured: %.1f ms (confidence %.1f)", est.delay_ms, est.confidence)
+
+    def _tell(self, key: str, message: str) -> None:
+        notice = Notice(t=now(), key=key, message=message)
+        self.notices.append(notice)
+        log.warning(message)
+        if self._notify is not None:
+            self._notify(notice)
+
+
+def _setting(section: Any, key: str, default: Any) -> Any:
+    """A key of cfg.echo, or its default for older settings objects."""
+    values = section.as_dict() if hasattr(section, "as_dict") else vars(section)
+    return values.get(key, default)

@@ -1,0 +1,245 @@
+"""Knowledge packs: a venue's facts in German and English, read from `assets/venues/<name>/venue.toml`.
+
+The format is written for venue staff, not programmers (docs/KNOWLEDGE.md). Every mistake in a
+pack is a KnowledgeError naming the file, the fact and the field, so it can be fixed without us.
+"""
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+from avatar.answer.base import Fact
+from avatar.errors import AvatarError
+
+LANGS = ("de", "en")
+TOPICS = ("hours", "prices", "rooms", "directions", "services", "rules", "contacts", "events", "about")
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_DAY_NAMES = {
+    "de": ("Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"),
+    "en": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
+}
+_ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+_INTERVAL = re.compile(r"^\s*([01]?\d|2[0-4]):([0-5]\d)\s*-\s*([01]?\d|2[0-4]):([0-5]\d)\s*$")
+_CLOSED = ("closed", "geschlossen")
+_VENUE_KEYS = {"name", "kind", "name_en", "help_de", "help_en"}
+_FACT_KEYS = {"id", "topic", "de", "en", "keywords"}
+_TOP_KEYS = {"venue", "fact", "hours"}
+
+# Words a visitor uses for opening-time questions; they make the rendered hours facts findable.
+_HOURS_KEYWORDS = {
+    "de": "heute jetzt noch offen geöffnet öffnungszeiten öffnet schließt zu wann uhr",
+    "en": "today now still open opening hours opens close closes closed when time",
+}
+
+
+class KnowledgeError(AvatarError):
+    """A knowledge pack cannot be read or breaks the format; the message names file, fact and field."""
+
+
+@dataclass(frozen=True)
+class PackFact:
+    """One [[fact]] of a pack: the same statement in both languages."""
+    id: str
+    topic: str
+    de: str
+    en: str
+    keywords: tuple[str, ...] = ()
+
+    def text(self, lang: str) -> str:
+        return self.de if lang == "de" else self.en
+
+
+@dataclass
+class KnowledgePack:
+    name: str
+    kind: str
+    path: Path
+    entries: list[PackFact]
+    name_en: str = ""
+    help: dict[str, str] = field(default_factory=dict)  # where visitors find staff, per language
+    # Opening intervals per weekday ("mon".."sun"); an empty tuple means closed; None: no [hours].
+    hours: dict[str, tuple[tuple[str, str], ...]] | None = None
+
+    def display_name(self, lang: str) -> str:
+        return self.name_en if lang == "en" and self.name_en else self.name
+
+    def facts(self, lang: str, today: date | None = None) -> list[Fact]:
+        """All facts in `lang`, with today's and the week's opening hours rendered from [hours]."""
+        if lang not in LANGS:
+            raise KnowledgeError(f"no facts in language '{lang}'", hint="use de or en")
+        out = [Fact(e.id, lang, e.text(lang), e.topic) for e in self.entries]
+        if self.hours is not None:
+            out.extend(self.hours_facts(lang, today))
+        return out
+
+    def keywords(self, fact_id: str, lang: str) -> tuple[str, ...]:
+        """Extra search words of a fact (the operator's `keywords`, or the built-in ones of hours facts)."""
+        if fact_id in ("hours-today", "hours-week"):
+            return tuple(_HOURS_KEYWORDS[lang].split())
+        for e in self.entries:
+            if e.id == fact_id:
+                return e.keywords
+        return ()
+
+    def hours_on(self, day: date) -> tuple[tuple[str, str], ...] | None:
+        if self.hours is None:
+            return None
+        return self.hours[WEEKDAYS[day.weekday()]]
+
+    def hours_facts(self, lang: str, today: date | None = None) -> list[Fact]:
+        today = today or datetime.now().date()
+        day = today.weekday()
+        intervals = self.hours[WEEKDAYS[day]]
+        name = _DAY_NAMES[lang][day]
+        if lang == "de":
+            state = f"von {_intervals_text(intervals, lang)} geöffnet" if intervals else "geschlossen"
+            text = f"Heute, am {name}, haben wir {state}."
+        else:
+            state = f"open {_intervals_text(intervals, lang)}" if intervals else "closed"
+            text = f"Today, {name}, we are {state}."
+        return [Fact("hours-today", lang, text, "hours"), Fact("hours-week", lang, self._week_text(lang), "hours")]
+
+    def _week_text(self, lang: str) -> str:
+        """'Montag geschlossen; Dienstag bis Sonntag 10:00 bis 18:00 Uhr' with equal days grouped."""
+        groups: list[tuple[int, int, tuple]] = []
+        for i, day in enumerate(WEEKDAYS):
+            iv = self.hours[day]
+            if groups and groups[-1][2] == iv:
+                groups[-1] = (groups[-1][0], i, iv)
+            else:
+                groups.append((i, i, iv))
+        names = _DAY_NAMES[lang]
+        to, also = (" bis ", " und ") if lang == "de" else (" to ", " and ")
+        parts = []
+        for first, last, iv in groups:
+            joiner = also if last == first + 1 else to
+            days = names[first] if first == last else f"{names[first]}{joiner}{names[last]}"
+            if lang == "de":
+                parts.append(f"{days} von {_intervals_text(iv, lang)}" if iv else f"{days} geschlossen")
+            else:
+                parts.append(f"{days} {_intervals_text(iv, lang)}" if iv else f"{days} closed")
+        if lang == "de":
+            return "Unsere Öffnungszeiten: " + "; ".join(parts) + "."
+        return "Our opening hours: " + "; ".join(parts) + "."
+
+
+def _intervals_text(intervals: tuple[tuple[str, str], ...], lang: str) -> str:
+    if lang == "de":
+        return " und ".join(f"{a} bis {b} Uhr" for a, b in intervals)
+    return " and ".join(f"from {a} to {b}" for a, b in intervals)
+
+
+def load_pack(path: str | os.PathLike) -> KnowledgePack:
+    """Read and check a pack: a venue folder (with venue.toml) or the venue.toml file itself."""
+    path = Path(path)
+    file = path / "venue.toml" if path.is_dir() else path
+    if not file.exists():
+        raise KnowledgeError(f"knowledge pack not found: {file}",
+                             hint="pass a venue folder containing venue.toml, e.g. assets/venues/sample")
+    try:
+        data = tomllib.loads(file.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise KnowledgeError(f"{file}: not UTF-8 text", hint="save the file as UTF-8") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise KnowledgeError(f"{file}: not valid TOML: {exc}",
+                             hint="check quotes and brackets on the line named; see docs/KNOWLEDGE.md") from None
+    return _parse(data, file)
+
+
+def _parse(data: dict[str, Any], file: Path) -> KnowledgePack:
+    def fail(where: str, problem: str, hint: str = "see docs/KNOWLEDGE.md for the format") -> KnowledgeError:
+        return KnowledgeError(f"{file}: {where}: {problem}", hint=hint)
+
+    for key in data:
+        if key not in _TOP_KEYS:
+            raise fail(f"'{key}'", "unknown section", f"allowed sections: {', '.join(sorted(_TOP_KEYS))}")
+    venue = data.get("venue")
+    if not isinstance(venue, dict):
+        raise fail("[venue]", "missing", "start the file with [venue] and its name and kind")
+    for key in venue:
+        if key not in _VENUE_KEYS:
+            raise fail(f"[venue] field '{key}'", "unknown field", f"allowed: {', '.join(sorted(_VENUE_KEYS))}")
+    for key in ("name", "kind"):
+        if not isinstance(venue.get(key), str) or not venue[key].strip():
+            raise fail(f"[venue] field '{key}'", "missing or empty", 'write it as text, e.g. kind = "museum"')
+    for key in ("name_en", "help_de", "help_en"):
+        if key in venue and not isinstance(venue[key], str):
+            raise fail(f"[venue] field '{key}'", "must be text in quotes")
+
+    raw_facts = data.get("fact", [])
+    if not isinstance(raw_facts, list) or not raw_facts:
+        raise fail("[[fact]]", "no facts", "add at least one [[fact]] table with id, topic, de and en")
+    entries: list[PackFact] = []
+    seen: set[str] = set()
+    for n, raw in enumerate(raw_facts, 1):
+        label = f"fact #{n}"
+        if isinstance(raw, dict) and isinstance(raw.get("id"), str):
+            label = f"fact '{raw['id']}' (#{n})"
+        if not isinstance(raw, dict):
+            raise fail(label, "must be a [[fact]] table")
+        for key in raw:
+            if key not in _FACT_KEYS:
+                raise fail(f"{label} field '{key}'", "unknown field", f"allowed: {', '.join(sorted(_FACT_KEYS))}")
+        fid = raw.get("id")
+        if not isinstance(fid, str) or not fid:
+            raise fail(f"{label} field 'id'", "missing", 'give every fact a short id, e.g. id = "cafe-hours"')
+        if not _ID.match(fid):
+            raise fail(f"{label} field 'id'", f"'{fid}' may only use a-z, 0-9, '-' and '_'")
+        if fid in seen or fid in ("hours-today", "hours-week"):
+            raise fail(f"{label} field 'id'", f"'{fid}' is used twice (or is reserved)", "give each fact its own id")
+        seen.add(fid)
+        topic = raw.get("topic")
+        if topic not in TOPICS:
+            raise fail(f"{label} field 'topic'", f"{topic!r} is not a topic", f"use one of: {', '.join(TOPICS)}")
+        texts = {}
+        for lang in LANGS:
+            text = raw.get(lang)
+            if not isinstance(text, str) or not text.strip():
+                raise fail(f"{label} field '{lang}'", "missing or empty",
+                           "every fact needs both languages: de = \"...\" and en = \"...\"")
+            texts[lang] = " ".join(text.split())
+        keywords = raw.get("keywords", [])
+        if isinstance(keywords, str):
+            keywords = keywords.split()
+        if not isinstance(keywords, list) or not all(isinstance(k, str) for k in keywords):
+            raise fail(f"{label} field 'keywords'", "must be a list of words", 'e.g. keywords = ["Garderobe", "coat"]')
+        entries.append(PackFact(fid, topic, texts["de"], texts["en"], tuple(keywords)))
+
+    hours = None
+    if "hours" in data:
+        hours = _parse_hours(data["hours"], fail)
+    help_text = {lang: venue[f"help_{lang}"].strip() for lang in LANGS if venue.get(f"help_{lang}", "").strip()}
+    return KnowledgePack(name=venue["name"].strip(), kind=venue["kind"].strip(), path=file.parent,
+                         entries=entries, name_en=venue.get("name_en", "").strip(), help=help_text, hours=hours)
+
+
+def _parse_hours(raw: Any, fail) -> dict[str, tuple[tuple[str, str], ...]]:
+    if not isinstance(raw, dict):
+        raise fail("[hours]", "must be a table of weekdays")
+    hours: dict[str, tuple[tuple[str, str], ...]] = {}
+    for key in raw:
+        if key not in WEEKDAYS:
+            raise fail(f"[hours] field '{key}'", "not a weekday", f"use {', '.join(WEEKDAYS)}")
+    for day in WEEKDAYS:
+        value = raw.get(day)
+        if value is None:
+            raise fail(f"[hours] field '{day}'", "missing", 'list all seven days; write "closed" for closed days')
+        if not isinstance(value, str):
+            raise fail(f"[hours] field '{day}'", "must be text in quotes", 'e.g. tue = "10:00-18:00"')
+        if value.strip().lower() in _CLOSED:
+            hours[day] = ()
+            continue
+        intervals = []
+        for part in value.split(","):
+            m = _INTERVAL.match(part)
+            if not m:
+                raise fail(f"[hours] field '{day}'", f"cannot read {value!r}",
+                           'write "10:00-18:00", "10:00-13:00, 14:00-18:00" or "closed"')
+            intervals.append((f"{int(m[1]):02d}:{m[2]}", f"{int(m[3]):02d}:{m[4]}"))
+        hours[day] = tuple(intervals)
+    return hours

@@ -1,0 +1,205 @@
+"""BM25 over a knowledge pack's facts, per language, for questions as ASR writes them.
+
+Questions arrive lower-case and without punctuation, often with German compounds the pack spells
+differently ("Garderobenschrank" vs "Garderobe"). Words are stemmed (Snowball, German and
+English); a question word the pack never uses is matched to pack words it contains or that contain
+it (compound parts), else to pack words sharing most character trigrams (misheard spellings).
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime
+from functools import lru_cache
+
+import snowballstemmer
+
+from avatar.answer.base import Fact
+from avatar.answer.knowledge import KnowledgePack
+from avatar.answer.text import fold_accents, words
+
+STOPWORDS = {
+    "de": frozenset("""
+        der die das den dem des ein eine einer eines einem einen und oder aber ich du er sie es wir
+        ihr man mich mir dich dir sich uns euch mein meine meinen meiner ihre ihren ist sind bin bist
+        seid war waren hat haben habe hast wird werden kann kann's können könnte darf dürfen muss
+        müssen soll sollte möchte möchten will wollen gibt gibt's geben hier da dort wie was wer
+        welche welcher welches welchen wo wohin woher wann warum ob im in am an auf aus bei mit nach
+        von vom zu zum zur für um über unter vor nicht noch schon auch nur mal bitte denn doch ja
+        nein so sehr gern gerne eigentlich hallo entschuldigung entschuldigen sie ähm äh hm also dann
+        einmal etwas irgendwo sagen sag mir wissen weiß würde würden gern bei beim es's findet finde
+        finden ich's kriege bekomme bekommen
+    """.split()),
+    "en": frozenset("""
+        the a an and or but i you he she it we they me my your our us them is are am was were be been
+        do does did have has had can could may might must shall should will would there here what
+        which who whom when where why how this that these those of in on at to from by with for about
+        into over under up down out not no yes please thanks hello hi um uh so any some get got just
+        it's what's where's i'm don't can't tell know want like much many find go going excuse sorry
+        there's is's some one
+    """.split()),
+}
+
+# Question words that say which kind of fact is wanted; they lift facts of that topic a little.
+_TOPIC_CUES = {
+    "hours": frozenset("wann geöffnet offen öffnungszeiten schließt uhr when open opening hours close closes closing".split()),
+    "prices": frozenset("kostet kosten preis preise teuer euro eintritt much cost costs price prices expensive euros fee".split()),
+    "rooms": frozenset("wo wohin stock etage geschoss where floor".split()),
+    "directions": frozenset("wo wohin komme hinkommen weg where way get".split()),
+}
+_CUE_BOOST = 0.3
+_VENUE_WORD_WEIGHT = 0.3
+# Only questions about today get today's hours; the others get the week.
+_TODAY_WORDS = frozenset("heute jetzt noch gerade momentan today now still currently tonight right".split())
+_STEMMERS = {"de": "german", "en": "english"}
+
+
+@lru_cache(maxsize=20_000)
+def _stem(word: str, lang: str) -> str:
+    return fold_accents(_stemmer(lang).stemWord(word))
+
+
+@lru_cache(maxsize=4)
+def _stemmer(lang: str):
+    return snowballstemmer.stemmer(_STEMMERS[lang])
+
+
+def analyze(text: str, lang: str) -> list[str]:
+    """Search terms of `text`: words without stopwords, stemmed, accents folded."""
+    stop = STOPWORDS[lang]
+    return [_stem(w, lang) for w in words(text) if w not in stop and len(w) > 1 or w.isdigit()]
+
+
+def _trigrams(term: str) -> frozenset[str]:
+    padded = f"#{term}#"
+    return frozenset(padded[i:i + 3] for i in range(len(padded) - 2))
+
+
+@dataclass
+class _Index:
+    """BM25 postings of one language's facts."""
+    facts: list[Fact]
+    postings: dict[str, list[tuple[int, int]]]  # term -> [(fact index, term frequency)]
+    lengths: list[int]
+    avg_len: float
+    trigrams: dict[str, frozenset[str]]
+    day: date | None
+    venue_terms: frozenset[str] = frozenset()
+    matches: dict[str, list[tuple[str, float]]] = field(default_factory=dict)  # question term -> pack terms
+
+    def idf(self, term: str) -> float:
+        n, df = len(self.facts), len(self.postings.get(term, ()))
+        return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+
+
+class Retriever:
+    """`retrieve(question, lang, k)`: the k facts of a pack that fit a question best, with scores."""
+
+    def __init__(self, pack: KnowledgePack, k1: float = 1.2, b: float = 0.3) -> None:
+        self.pack = pack
+        self.k1, self.b = k1, b
+        self._indexes: dict[str, _Index] = {}
+
+    def retrieve(self, question: str, lang: str, k: int = 3, today: date | None = None) -> list[Fact]:
+        index = self._index(lang, today or datetime.now().date())
+        terms = self._query_terms(question, lang, index)
+        if not terms:
+            return []
+        scores: dict[int, float] = defaultdict(float)
+        k1, b = self.k1, self.b
+        for term, weight in terms.items():
+            idf = index.idf(term)
+            for doc, tf in index.postings[term]:
+                norm = tf * (k1 + 1) / (tf + k1 * (1 - b + b * index.lengths[doc] / index.avg_len))
+                scores[doc] += weight * idf * norm
+        if not set(words(question)) & _TODAY_WORDS:
+            for doc, fact in enumerate(index.facts):
+                if fact.id == "hours-today":
+                    scores.pop(doc, None)
+        cues = self._cued_topics(question)
+        if cues:
+            for doc in scores:
+                if index.facts[doc].topic in cues:
+                    scores[doc] *= 1.0 + _CUE_BOOST
+        best = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:k]
+        return [replace(index.facts[doc], score=round(score, 4)) for doc, score in best if score > 0]
+
+    def _cued_topics(self, question: str) -> set[str]:
+        tokens = set(words(question))
+        return {topic for topic, cue in _TOPIC_CUES.items() if tokens & cue}
+
+    def _query_terms(self, question: str, lang: str, index: _Index) -> dict[str, float]:
+        """Stemmed question words mapped onto the pack's vocabulary, with weights for inexact matches."""
+        terms: dict[str, float] = {}
+        for term in analyze(question, lang):
+            # At the venue, "museum" says little about what is asked.
+            scale = _VENUE_WORD_WEIGHT if term in index.venue_terms else 1.0
+            for match, weight in _vocabulary_matches(term, index):
+                terms[match] = max(terms.get(match, 0.0), weight * scale)
+        return terms
+
+    def _index(self, lang: str, day: date) -> _Index:
+        index = self._indexes.get(lang)
+        # The hours-today fact depends on the date, so the index is rebuilt when the day changes.
+        if index is None or (self.pack.hours is not None and index.day != day):
+            index = self._build(lang, day)
+            self._indexes[lang] = index
+        return index
+
+    def _build(self, lang: str, day: date) -> _Index:
+        facts = self.pack.facts(lang, day)
+        docs = [analyze(f.text, lang) + analyze(" ".join(self.pack.keywords(f.id, lang)), lang) for f in facts]
+        vocab = {t for doc in docs for t in doc}
+        postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        lengths = []
+        for i, doc in enumerate(docs):
+            counts = Counter(doc)
+            lengths.append(sum(counts.values()))
+            # A compound also stands for the pack words it is made of: "museumscafe" is a "cafe".
+            for term in list(counts):
+                for part in _compound_parts(term, vocab):
+                    counts[part] += 1
+            for term, tf in counts.items():
+                postings[term].append((i, tf))
+        avg = sum(lengths) / max(1, len(lengths))
+        venue_words = f"{self.pack.kind} {self.pack.name} {self.pack.name_en}"
+        return _Index(facts, dict(postings), lengths, avg, {t: _trigrams(t) for t in postings}, day,
+                      frozenset(analyze(venue_words, lang)))
+
+
+def _compound_parts(term: str, vocab: set[str]) -> list[str]:
+    if len(term) < 8:
+        return []
+    return [t for t in vocab if 4 <= len(t) <= len(term) - 3 and (term.endswith(t) or term.startswith(t))]
+
+
+def _vocabulary_matches(term: str, index: _Index) -> list[tuple[str, float]]:
+    if term in index.postings:
+        return [(term, 1.0)]
+    found = index.matches.get(term)
+    if found is None:
+        found = index.matches[term] = _inexact_matches(term, index)
+    return found
+
+
+def _inexact_matches(term: str, index: _Index) -> list[tuple[str, float]]:
+    if term in index.postings:
+        return [(term, 1.0)]
+    # Compound parts: "garderobenschrank" holds "garderob"; "ticketpreis" holds "preis".
+    parts = [t for t in index.postings if len(t) >= 4 and len(term) >= 5
+             and (term.startswith(t) or term.endswith(t) or t.startswith(term) or t.endswith(term))]
+    if parts:
+        parts.sort(key=len, reverse=True)
+        return [(t, 0.7) for t in parts[:3]]
+    # Misheard or misspelt words: the closest pack words by shared trigrams.
+    grams = _trigrams(term)
+    if len(term) < 4:
+        return []
+    near = []
+    for t, tg in index.trigrams.items():
+        sim = len(grams & tg) / len(grams | tg)
+        if sim >= 0.45:
+            near.append((sim, t))
+    near.sort(reverse=True)
+    return [(t, 0.6 * sim) for sim, t in near[:2]]

@@ -1,0 +1,73 @@
+"""Checks on Whisper's output: its known hallucinations on silence and noise, and repetition loops."""
+from __future__ import annotations
+
+import re
+import unicodedata
+import zlib
+
+# Whole transcripts Whisper produces on silence, noise or breathing (it was trained on subtitled
+# video): never a visitor's question, so a turn ending in one of these gets no reply.
+HALLUCINATIONS = {
+    # German
+    "untertitel im auftrag des zdf", "untertitel im auftrag des zdf für funk",
+    "untertitelung im auftrag des zdf", "untertitel der amara org community",
+    "untertitelung aufgrund der amara org community", "untertitel von stephanie geiges",
+    "vielen dank", "vielen dank fürs zuschauen", "danke fürs zuschauen", "vielen dank für ihre aufmerksamkeit",
+    "bis zum nächsten mal", "tschüss", "das war's", "copyright wdr", "musik", "applaus", "ich danke ihnen",
+    # English
+    "you", "thank you", "thank you very much", "thanks for watching", "thank you for watching",
+    "thank you so much for watching", "please subscribe", "like and subscribe", "bye", "bye bye",
+    "see you next time", "i'll see you next time", "subtitles by the amara org community",
+    "music", "applause", "silence",
+}
+# prefixes: the subtitle credits come with endless variants ("... für funk, 2017")
+HALLUCINATION_PREFIXES = ("untertitel im auftrag des", "untertitelung im auftrag des", "untertitel der amara",
+                          "untertitel von ", "subtitles by", "copyright ", "© ", "amara org")
+
+
+def normalize(text: str) -> str:
+    """Lower case, punctuation and symbols removed, whitespace collapsed."""
+    text = unicodedata.normalize("NFC", text).lower()
+    text = re.sub(r"[^\w\s']", " ", text)
+    return " ".join(text.replace("_", " ").split())
+
+
+def is_hallucination(text: str) -> bool:
+    norm = normalize(text)
+    if not norm:
+        return False
+    return norm in HALLUCINATIONS or norm.startswith(HALLUCINATION_PREFIXES) or \
+        text.strip().startswith(("©", "[", "(", "♪", "*"))
+
+
+def compression_ratio(text: str) -> float:
+    """How well the text compresses: a looped transcript compresses far better than speech."""
+    data = text.encode("utf-8")
+    return len(data) / max(1, len(zlib.compress(data)))
+
+
+def repeated_span(words: list[str]) -> tuple[int, int] | None:
+    """(start, length) of the first word span repeated back to back: 3+ words twice, or 1-2 words 4 times."""
+    n = len(words)
+    for k in range(1, n // 2 + 1):
+        need = 2 if k >= 3 else 4
+        for i in range(0, n - need * k + 1):
+            span = words[i:i + k]
+            if all(words[i + j * k:i + (j + 1) * k] == span for j in range(1, need)):
+                return i, k
+    return None
+
+
+def looks_looped(text: str) -> bool:
+    words = normalize(text).split()
+    return repeated_span(words) is not None or (len(text) > 40 and compression_ratio(text) > 2.4)
+
+
+def cut_loop(text: str) -> str:
+    """The text up to the end of the first copy of a repeated span (for partials, which get no retry)."""
+    words = text.split()
+    found = repeated_span([normalize(w) for w in words])
+    if not found:
+        return text
+    i, k = found
+    return " ".join(words[:i + k])

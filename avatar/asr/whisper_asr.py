@@ -1,0 +1,176 @@
+"""Speech to text with faster-whisper (CTranslate2, int8) on the multilingual Whisper model.
+
+The fast path encodes only the utterance: log-Mel features of the speech plus `pad_frames` of
+silence, instead of the 30 s window Whisper was trained on (the encoder cost grows with the
+window: ~600 frames instead of 3000). Greedy decoding follows, with a token budget bounded by the
+audio length. A transcript that looks wrong (a repetition loop, no end token) is decoded again the
+normal way, on the full window. Language ID is Whisper's, restricted to the kiosk's languages.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Sequence
+
+import numpy as np
+
+from avatar.asr import assets
+from avatar.asr.transcript import Transcript
+from avatar.asr.transcript_checks import cut_loop, is_hallucination, looks_looped
+from avatar.cancel import NEVER, CancelToken
+from avatar.errors import ModelError
+from avatar.trace import Tracer, now
+
+log = logging.getLogger(__name__)
+
+SAMPLE_RATE = 16000
+HOP = 160                      # samples per feature frame (10 ms)
+MAX_FRAMES = 3000              # Whisper's 30 s window
+TOKENS_PER_SECOND = 12         # generous speech rate: a budget above it means a loop
+NO_SPEECH_DROP = 0.6           # with a low log-prob too: noise, not speech (Whisper's own rule)
+NOISE_LOGPROB = -1.0
+LOW_CONFIDENCE_LOGPROB = -1.5  # below this even with speech: the words are guesses
+
+
+class WhisperASR:
+    def __init__(self, cfg, languages: Sequence[str] = ("de", "en"), tracer: Tracer | None = None,
+                 model_dir=None):
+        self.cfg = cfg
+        self.languages = tuple(languages) or ("de", "en")
+        self.tracer = tracer or Tracer()
+        self._lock = threading.Lock()  # one utterance at a time: two would only fight over the cores
+        folder = model_dir or assets.whisper_model_dir(cfg.model)
+        try:
+            from faster_whisper import WhisperModel
+
+            self.model = WhisperModel(str(folder), device="cpu", compute_type=cfg.compute_type,
+                                      cpu_threads=cfg.threads, num_workers=1)
+        except (RuntimeError, ValueError, OSError) as exc:
+            raise ModelError(f"cannot load the Whisper model from {folder}: {exc}",
+                             hint=f"delete {folder} and run `avatar models` to assemble it again") from None
+        tok = self.model.hf_tokenizer
+        self._ids = {name: tok.token_to_id(f"<|{name}|>") for name in
+                     ("startoftranscript", "transcribe", "notimestamps", "endoftext", *self.languages)}
+        if any(v is None for v in self._ids.values()):
+            raise ModelError(f"the model in {folder} is not a multilingual Whisper model",
+                             hint="use whisper-base or whisper-small (multilingual), not an .en model")
+
+    # -- public -------------------------------------------------------------------------------------
+    def warmup(self) -> None:
+        """Run every code path once so the first visitor does not pay for lazy initialisation."""
+        rng = np.random.default_rng(0)
+        self.transcribe((rng.standard_normal(SAMPLE_RATE) * 300).astype(np.int16))
+
+    def transcribe(self, pcm: np.ndarray, lang: str | None = None, partial: bool = False,
+                   cancel: CancelToken = NEVER) -> Transcript:
+        t0 = now()
+        audio = _as_float(pcm)
+        if lang is not None and lang not in self.languages:
+            lang = None
+        if audio.size < SAMPLE_RATE // 10 or not np.any(audio):
+            return Transcript("", lang or self.languages[0], 0.0, "empty", (now() - t0) * 1000.0, path="none")
+        with self._lock:
+            cancel.raise_if_cancelled()
+            if self.cfg.trim_window or partial:
+                result = self._decode_window(audio, lang, partial, cancel)
+                if not partial and result.get("suspect"):
+                    log.info("trimmed-window transcript looks wrong (%r): decoding the full window", result["text"])
+                    result = self._decode_full(audio, result["lang"], result["lang_prob"], cancel)
+            else:
+                result = self._decode_full(audio, lang, None, cancel)
+        tr = Transcript(result["text"], result["lang"], result["lang_prob"], "", 0.0, result["text"],
+                        result["path"], result["no_speech_prob"], result["avg_logprob"])
+        tr.dropped = _why_dropped(tr)
+        if tr.dropped:
+            tr.text = ""
+        tr.ms = (now() - t0) * 1000.0
+        return tr
+
+    # -- decoding ---------------------------------------------------------------------------------------
+    def _decode_window(self, audio: np.ndarray, lang: str | None, partial: bool, cancel: CancelToken) -> dict:
+        import ctranslate2
+
+        pad = np.zeros(self.cfg.pad_frames * HOP, dtype=np.float32)
+        speech = audio[: (MAX_FRAMES - self.cfg.pad_frames) * HOP]  # the window never exceeds 30 s
+        with self.tracer.span("asr.encode", track="asr", partial=partial) as info:
+            feats = self.model.feature_extractor(np.concatenate([speech, pad]), padding=0)[:, :MAX_FRAMES]
+            feats = feats[:, : feats.shape[1] // 2 * 2]  # the encoder halves the frame count
+            enc = self.model.model.encode(ctranslate2.StorageView.from_array(np.ascontiguousarray(feats[None])))
+            info["frames"] = int(feats.shape[1])
+        cancel.raise_if_cancelled()
+        lang, lang_prob = self._language(enc, lang)
+        cancel.raise_if_cancelled()
+        budget = int(10 + TOKENS_PER_SECOND * speech.size / SAMPLE_RATE)
+        prompt = [self._ids["startoftranscript"], self._ids[lang], self._ids["transcribe"], self._ids["notimestamps"]]
+        with self.tracer.span("asr.decode", track="asr", partial=partial) as info:
+            res = self.model.model.generate(enc, [prompt], beam_size=1, max_length=len(prompt) + budget,
+                                            return_scores=True, return_no_speech_prob=True,
+                                            suppress_blank=True, suppress_tokens=[-1])[0]
+            ids = res.sequences_ids[0]
+            info["tokens"] = len(ids)
+        text = self.model.hf_tokenizer.decode(ids).strip()
+        truncated = len(ids) >= budget  # ran out of budget without an end token
+        suspect = truncated or looks_looped(text)
+        if partial and suspect:
+            text = cut_loop(text)
+        return {"text": text, "lang": lang, "lang_prob": lang_prob, "path": "partial" if partial else "trimmed",
+                "no_speech_prob": float(res.no_speech_prob), "avg_logprob": float(res.scores[0]), "suspect": suspect}
+
+    def _decode_full(self, audio: np.ndarray, lang: str | None, lang_prob: float | None, cancel: CancelToken) -> dict:
+        """faster-whisper's own transcribe(): 30 s window, temperature fallback; slow but robust."""
+        with self.tracer.span("asr.full", track="asr") as info:
+            segments, tinfo = self.model.transcribe(
+                audio, language=lang, beam_size=max(1, self.cfg.beam_size), without_timestamps=True,
+                condition_on_previous_text=False, vad_filter=False)
+            segments = list(segments)
+            if lang is None:
+                probs = dict(tinfo.all_language_probs or [])
+                lang, lang_prob = _restrict(probs, self.languages, prefix="")
+                if tinfo.language != lang:  # Whisper picked a language the kiosk does not speak
+                    cancel.raise_if_cancelled()
+                    segments, _ = self.model.transcribe(audio, language=lang, beam_size=max(1, self.cfg.beam_size),
+                                                        without_timestamps=True, condition_on_previous_text=False)
+                    segments = list(segments)
+            info["segments"] = len(segments)
+        text = " ".join(s.text.strip() for s in segments).strip()
+        no_speech = max((s.no_speech_prob for s in segments), default=1.0)
+        logprob = float(np.mean([s.avg_logprob for s in segments])) if segments else -10.0
+        return {"text": text, "lang": lang, "lang_prob": 1.0 if lang_prob is None else lang_prob, "path": "full",
+                "no_speech_prob": float(no_speech), "avg_logprob": logprob, "suspect": False}
+
+    def _language(self, enc, lang: str | None) -> tuple[str, float]:
+        if lang is not None:
+            return lang, 1.0
+        if len(self.languages) == 1:
+            return self.languages[0], 1.0
+        with self.tracer.span("asr.language", track="asr"):
+            probs = dict(self.model.model.detect_language(enc)[0])
+        return _restrict(probs, self.languages, prefix="<|")
+
+
+def _restrict(probs: dict[str, float], languages: Sequence[str], prefix: str) -> tuple[str, float]:
+    """The most probable of the allowed languages, with its probability renormalised among them."""
+    key = (lambda l: f"<|{l}|>") if prefix else (lambda l: l)
+    p = {l: float(probs.get(key(l), 0.0)) for l in languages}
+    total = sum(p.values())
+    best = max(p, key=p.get)
+    return best, (p[best] / total if total > 0 else 1.0 / len(p))
+
+
+def _why_dropped(tr: Transcript) -> str:
+    if not tr.raw_text.strip() or not any(c.isalnum() for c in tr.raw_text):
+        return "empty"
+    if is_hallucination(tr.raw_text):
+        return "hallucination"
+    if tr.no_speech_prob > NO_SPEECH_DROP and tr.avg_logprob < NOISE_LOGPROB:
+        return "noise"
+    if tr.avg_logprob < LOW_CONFIDENCE_LOGPROB:
+        return "low_confidence"
+    return ""
+
+
+def _as_float(pcm: np.ndarray) -> np.ndarray:
+    pcm = np.asarray(pcm).reshape(-1)
+    if pcm.dtype == np.int16:
+        return pcm.astype(np.float32) / 32768.0
+    return pcm.astype(np.float32, copy=False)

@@ -1,0 +1,160 @@
+"""Audio waiting to be played, shared by the file and speaker sinks: what a sound card's buffer does.
+
+The output thread (or device callback) takes fixed blocks; a block is padded with silence when the
+queue runs dry. Every block taken is recorded with its audible time and passed to the listeners
+(the echo canceller's reference), so what was heard, and when, is known exactly.
+"""
+from __future__ import annotations
+
+import bisect
+import logging
+import threading
+from collections import deque
+
+import numpy as np
+
+from avatar.audio.convert import to_pcm16k
+from avatar.audio.frame import SAMPLE_RATE, Listener
+from avatar.trace import now, sleep_until
+
+log = logging.getLogger(__name__)
+
+
+class PlaybackQueue:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._chunks: deque[np.ndarray] = deque()
+        self._offset = 0            # samples of _chunks[0] already played
+        self._queued = 0
+        self._listeners: list[Listener] = []
+        self._busy_until = 0.0      # audible end of the last block that held audio
+        self.segments: list[tuple[float, int]] = []  # (audible clock time of first sample, samples)
+        self._seg_starts: list[float] = []
+
+    def put(self, pcm: np.ndarray, sample_rate: int) -> None:
+        pcm16 = to_pcm16k(pcm, sample_rate)
+        if pcm16.size:
+            with self._lock:
+                self._chunks.append(pcm16)
+                self._queued += pcm16.size
+
+    def clear(self) -> int:
+        """Drop everything queued; returns how many samples were dropped."""
+        with self._lock:
+            dropped = self._queued
+            self._chunks.clear()
+            self._offset = 0
+            self._queued = 0
+            return dropped
+
+    @property
+    def queued_samples(self) -> int:
+        return self._queued
+
+    def take(self, n: int, t_audible: float) -> tuple[np.ndarray, int]:
+        """The next n samples (silence-padded) to be heard at t_audible; (block, samples of real audio)."""
+        block = np.zeros(n, np.int16)
+        got = 0
+        with self._lock:
+            while got < n and self._chunks:
+                head = self._chunks[0]
+                k = min(n - got, len(head) - self._offset)
+                block[got:got + k] = head[self._offset:self._offset + k]
+                got += k
+                self._offset += k
+                if self._offset >= len(head):
+                    self._chunks.popleft()
+                    self._offset = 0
+            self._queued -= got
+            if got:
+                self._record(t_audible, got)
+        self._notify(block, t_audible)
+        return block, got
+
+    def skip(self, n: int, t_audible: float) -> None:
+        """A block of silence went out (the player fell behind); the listeners still hear it."""
+        self._notify(np.zeros(n, np.int16), t_audible)
+
+    def _notify(self, block: np.ndarray, t_audible: float) -> None:
+        for fn in list(self._listeners):
+            try:
+                fn(block, t_audible)
+            except Exception:  # a listener (echo canceller) must never stop the playback
+                log.exception("playback listener failed")
+
+    def _record(self, t: float, n: int) -> None:
+        # a block continuing the previous one extends its segment instead of adding one
+        if self.segments:
+            t0, n0 = self.segments[-1]
+            if abs(t0 + n0 / SAMPLE_RATE - t) < 0.0025:
+                self.segments[-1] = (t0, n0 + n)
+                self._busy_until = t + n / SAMPLE_RATE
+                return
+        self.segments.append((t, n))
+        self._seg_starts.append(t)
+        self._busy_until = t + n / SAMPLE_RATE
+
+    @property
+    def busy_until(self) -> float:
+        return self._busy_until
+
+    def add_listener(self, fn: Listener) -> None:
+        self._listeners.append(fn)
+
+    def first_audible_after(self, t: float) -> float | None:
+        """Audible clock time of the first played sample at or after t (None if nothing played since)."""
+        with self._lock:
+            segments = list(self.segments)
+        i = bisect.bisect_left([s for s, _ in segments], t)
+        if i > 0:  # t may fall inside the previous segment
+            s, n = segments[i - 1]
+            if s + n / SAMPLE_RATE > t:
+                return t
+        return segments[i][0] if i < len(segments) else None
+
+
+class QueuedSink:
+    """The AudioSink methods every sink shares; subclasses drain `_queue` from their output thread."""
+
+    _queue: PlaybackQueue
+    block: int
+
+    def play(self, pcm: np.ndarray, sample_rate: int) -> None:
+        self._queue.put(pcm, sample_rate)
+
+    def stop(self) -> float:
+        """Drop the queue at once; the block already handed to the device still plays out."""
+        self._queue.clear()
+        return max(now(), self._queue.busy_until)
+
+    @property
+    def playing(self) -> bool:
+        return self._queue.queued_samples > 0 or self._queue.busy_until > now()
+
+    def add_listener(self, fn: Listener) -> None:
+        self._queue.add_listener(fn)
+
+    @property
+    def segments(self) -> list[tuple[float, int]]:
+        return list(self._queue.segments)
+
+    def first_audible_after(self, t: float) -> float | None:
+        return self._queue.first_audible_after(t)
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Block until everything queued has been heard (True) or the timeout passed (False)."""
+        deadline = None if timeout is None else now() + timeout
+        while self.playing:
+            if deadline is not None and now() >= deadline:
+                return False
+            sleep_until(now() + self.block / SAMPLE_RATE)
+        return True
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:  # pragma: no cover - overridden
+        pass

@@ -1,0 +1,149 @@
+"""`avatar doctor`: what this box has, what is missing, and what falls back (never silently)."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+from dataclasses import asdict, dataclass
+
+
+@dataclass
+class Check:
+    name: str
+    status: str  # ok | fallback | missing
+    detail: str
+    hint: str = ""
+
+
+def add_arguments(p) -> None:
+    p.add_argument("--json", action="store_true", help="print the checks as JSON")
+
+
+def run(args, cfg) -> int:
+    checks = collect(cfg)
+    if args.json:
+        print(json.dumps([asdict(c) for c in checks], indent=2, ensure_ascii=False))
+    else:
+        marks = {"ok": "ok      ", "fallback": "FALLBACK", "missing": "MISSING "}
+        for c in checks:
+            print(f"[{marks[c.status]}] {c.name:<18} {c.detail}")
+            if c.hint and c.status != "ok":
+                print(f"{'':30}-> {c.hint}")
+    return 0 if all(c.status != "missing" or c.name in OPTIONAL for c in checks) else 1
+
+
+OPTIONAL = {"audio devices", "display", "cuda", "echo canceller"}
+
+
+def collect(cfg) -> list[Check]:
+    return [_safe(fn, cfg) for fn in (_display, _audio, _asr, _tts_en, _tts_de, _knowledge, _llm, _cuda, _aec)]
+
+
+def _safe(fn, cfg) -> Check:
+    name = fn.__name__.strip("_").replace("_", " ")
+    try:
+        return fn(cfg)
+    except Exception as exc:  # the doctor reports every failure, it never crashes on one
+        return Check(name, "missing", f"{type(exc).__name__}: {exc}")
+
+
+def _display(cfg) -> Check:
+    platform = os.environ.get("QT_QPA_PLATFORM", "")
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or platform:
+        where = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or f"QT_QPA_PLATFORM={platform}"
+        return Check("display", "ok", where)
+    return Check("display", "fallback", "no display: `avatar run` runs headless on sample questions",
+                 "start it on the kiosk's desktop session (or under Xvfb)")
+
+
+def _audio(cfg) -> Check:
+    from avatar.errors import AvatarError
+
+    try:
+        import sounddevice as sd  # noqa: F401  (needs the PortAudio library)
+    except OSError:
+        return Check("audio devices", "missing", "PortAudio library not found",
+                     "apt-get install libportaudio2; files work meanwhile: avatar run --input WAV --output WAV")
+    try:
+        import sounddevice as sd
+        devices = sd.query_devices()
+        ins = [d for d in devices if d["max_input_channels"] > 0]
+        outs = [d for d in devices if d["max_output_channels"] > 0]
+    except AvatarError as exc:
+        return Check("audio devices", "missing", exc.message, exc.hint or "")
+    if not ins or not outs:
+        return Check("audio devices", "missing", f"{len(ins)} input and {len(outs)} output devices",
+                     "connect a microphone and a loudspeaker")
+    return Check("audio devices", "ok", f"{len(ins)} input, {len(outs)} output")
+
+
+def _asr(cfg) -> Check:
+    from avatar.asr import assets
+
+    path = assets.model_dir(cfg.asr.model) if hasattr(assets, "model_dir") else None
+    status = assets.status(cfg.asr.model) if hasattr(assets, "status") else None
+    if status is not None:
+        return Check("speech recognition", status.state, status.detail, status.hint)
+    return Check("speech recognition", "ok" if path and path.exists() else "missing", str(path),
+                 "run `avatar models` to assemble the Whisper model")
+
+
+def _voice(cfg, lang: str) -> Check:
+    from avatar.tts.synthesizer import voice_info
+
+    info = voice_info(cfg.tts, lang)
+    name = f"voice ({lang})"
+    if info is None:
+        return Check(name, "missing", "no voice", "install a piper voice into models/ (`avatar models import DIR`)")
+    if info.fallback:
+        return Check(name, "fallback", f"{info.name} via {info.engine} (no {lang} piper voice installed)",
+                     "drop a piper voice (*.onnx + *.onnx.json) for this language into models/")
+    return Check(name, "ok", f"{info.name} via {info.engine}")
+
+
+def _tts_en(cfg) -> Check:
+    return _voice(cfg, "en")
+
+
+def _tts_de(cfg) -> Check:
+    return _voice(cfg, "de")
+
+
+def _knowledge(cfg) -> Check:
+    from avatar.answer import load_knowledge
+
+    pack = load_knowledge(cfg)
+    return Check("knowledge pack", "ok", f"{pack.name}: {len(pack.facts('de'))} facts ({cfg.general.knowledge})")
+
+
+def _llm(cfg) -> Check:
+    from avatar.paths import resolve
+
+    path = resolve(cfg.llm.model)
+    if cfg.answer.kind == "retrieval":
+        return Check("language model", "fallback", "answer.kind = retrieval: no diffusion model in use")
+    if not (path / "config.json").exists():
+        return Check("language model", "fallback", f"no model at {path}: answering from retrieval",
+                     "train one (`avatar train`) or set llm.model to a diffusion model folder")
+    from avatar.llm.loader import load_model
+
+    model = load_model(path, family=cfg.llm.family or None, device=cfg.llm.device, threads=cfg.llm.threads)
+    return Check("language model", "ok", f"{path.name} ({model.family.name}, {cfg.llm.device})")
+
+
+def _cuda(cfg) -> Check:
+    import torch
+
+    if torch.cuda.is_available():
+        return Check("cuda", "ok", torch.cuda.get_device_name(0))
+    status = "missing" if cfg.llm.device == "cuda" else "ok"
+    return Check("cuda", status, "no CUDA device: the decoder runs on the CPU",
+                 "set llm.device = \"cpu\"" if status == "missing" else "")
+
+
+def _aec(cfg) -> Check:
+    if importlib.util.find_spec("livekit") is None:
+        return Check("echo canceller", "missing", "livekit not installed: no echo cancellation",
+                     "pip install livekit (the WebRTC audio-processing module)")
+    return Check("echo canceller", "ok" if cfg.echo.enabled else "fallback",
+                 "WebRTC AEC (livekit)" if cfg.echo.enabled else "echo.enabled = false")

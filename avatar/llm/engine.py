@@ -1,0 +1,229 @@
+"""The decode loop of masked-diffusion language models: parallel decoding that streams.
+
+The answer starts as N mask tokens after the prompt. It is decoded in blocks, left to right
+(semi-autoregressive); inside a block every position sees every other. Each step predicts all
+masked positions of the block and commits some of them, the most confident first: every one above
+a confidence threshold (at least one), or a fixed count per step. A committed token never changes,
+and a finished block is yielded at once, so speech can start on the first block. Once an
+end-of-sequence token is committed, everything after it is end-of-sequence too, so the blocks
+after it cost nothing.
+
+Infilling is the same loop on an answer whose fixed tokens are committed from the start: only the
+masked slots are decoded, and a filler (pad/EOS) ends a slot early instead of the whole reply.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, fields, replace
+from typing import TYPE_CHECKING, Any, Callable, Generator, Sequence
+
+import torch
+
+from avatar.cancel import NEVER, CancelToken
+from avatar.errors import ConfigError
+from avatar.llm.repetition import loop_cut
+from avatar.trace import now
+
+if TYPE_CHECKING:
+    from avatar.llm.diffusion_lm import DiffusionLM
+
+CONFIDENCES = ("prob", "margin", "entropy")
+ORDERS = ("confidence", "left_to_right", "random")
+
+
+@dataclass(frozen=True)
+class DecodeOptions:
+    gen_length: int = 48          # answer positions (masks) after the prompt
+    block_length: int = 16        # positions decoded together; blocks go left to right
+    threshold: float = 0.9        # commit every masked position whose confidence exceeds this ...
+    steps_per_block: int = 0      # ... or, if > 0, a fixed count per step so a block takes this many steps
+    temperature: float = 0.0      # 0 = argmax (deterministic); > 0 = Gumbel-noise sampling
+    confidence: str = "prob"      # prob | margin (top1 - top2) | entropy (exp(-entropy))
+    seed: int = 0                 # for temperature > 0 and order "random"
+    prompt_cache: bool = True
+    order: str = "confidence"     # which positions a step commits: confidence | left_to_right | random
+    banned_token_ids: tuple[int, ...] = ()  # never committed (the checks ban unsupported numbers)
+    repetition_guard: bool = True
+
+    def __post_init__(self) -> None:
+        if self.gen_length < 1 or self.block_length < 1:
+            raise ConfigError("gen_length and block_length must be at least 1")
+        if self.confidence not in CONFIDENCES:
+            raise ConfigError(f"confidence must be one of {', '.join(CONFIDENCES)}, got {self.confidence!r}")
+        if self.order not in ORDERS:
+            raise ConfigError(f"order must be one of {', '.join(ORDERS)}, got {self.order!r}")
+
+    @classmethod
+    def from_config(cls, llm: Any, **overrides: Any) -> "DecodeOptions":
+        """Options from the [llm] settings section (cfg.llm), then keyword overrides."""
+        values = llm.as_dict() if hasattr(llm, "as_dict") else dict(llm)
+        names = {f.name for f in fields(cls)}
+        return replace(cls(**{k: v for k, v in values.items() if k in names}), **overrides)
+
+    @property
+    def one_per_step(self) -> "DecodeOptions":
+        """The baseline: one token per forward pass."""
+        return replace(self, steps_per_block=self.block_length, threshold=1.0)
+
+
+@dataclass(frozen=True)
+class Block:
+    """A committed block: final, never changes. `token_ids` stop before an end-of-sequence token."""
+    index: int
+    token_ids: list[int]
+    text: str
+    t_ms: float       # since the decode started
+    steps: int = 0    # forward passes so far
+    last: bool = False
+
+
+@dataclass
+class DecodeResult:
+    text: str
+    token_ids: list[int]
+    steps: int                     # decode forward passes (one per step)
+    tokens: int                    # tokens of the reply (end-of-sequence not counted)
+    ms: float
+    first_block_ms: float | None
+    blocks: list[Block] = field(default_factory=list)
+    cache: str = "none"            # prompt cache used: exact | approximate | none
+    prompt_passes: int = 0         # forward passes spent on the prompt alone
+    stopped: str = "length"        # eos | length | repetition
+    answer_ids: list[int] = field(default_factory=list)  # every answer position, fillers included
+
+    @property
+    def tokens_per_step(self) -> float:
+        return self.tokens / self.steps if self.steps else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"steps": self.steps, "tokens": self.tokens, "ms": round(self.ms, 2),
+                "first_block_ms": None if self.first_block_ms is None else round(self.first_block_ms, 2),
+                "tokens_per_step": round(self.tokens_per_step, 3), "cache": self.cache, "stopped": self.stopped}
+
+
+@dataclass
+class DecodeSummary:
+    """What the generator returns when it is done (besides the blocks it yielded)."""
+    answer: torch.Tensor
+    steps: int
+    cache: str
+    prompt_passes: int
+    stopped: str
+
+
+StepObserver = Callable[[int, int, torch.Tensor], None]  # (block index, step, answer ids (N,)) after a step
+
+
+def decode(lm: "DiffusionLM", prompt_ids: Sequence[int] | torch.Tensor, options: DecodeOptions, *,
+           answer: Sequence[int] | None = None, groups: Sequence[tuple[int, int]] | None = None,
+           stop_ids: Sequence[int] | None = None, cancel: CancelToken = NEVER,
+           on_step: StepObserver | None = None) -> Generator[Block, None, DecodeSummary]:
+    """Yield committed blocks of the answer; return a DecodeSummary.
+
+    `answer`: the starting answer (mask id where to decode, fixed tokens elsewhere); default
+    `gen_length` masks. `groups`: answer ranges that a stop token ends (the rest of the range is
+    filled with it); default the whole answer. `stop_ids`: the tokens that end a group; default
+    the family's end-of-sequence tokens.
+    """
+    t0 = now()
+    device, mask_id = lm.device, lm.mask_token_id
+    prompt = torch.as_tensor(list(prompt_ids) if not torch.is_tensor(prompt_ids) else prompt_ids,
+                             dtype=torch.long, device=device).reshape(1, -1)
+    if answer is None:
+        answer = [mask_id] * options.gen_length
+    x = torch.tensor([list(answer)], dtype=torch.long, device=device)
+    n = x.shape[1]
+    generating = groups is None  # infilling keeps its skeleton: no repetition cut across it
+    groups = list(groups) if groups is not None else [(0, n)]
+    stop_ids = list(stop_ids) if stop_ids is not None else list(lm.eos_token_ids)
+    is_stop = torch.zeros(lm.vocab_size, dtype=torch.bool, device=device)
+    is_stop[stop_ids] = True
+    banned = torch.tensor(sorted({mask_id, *(t for t in options.banned_token_ids if 0 <= t < lm.vocab_size)}),
+                          dtype=torch.long, device=device)
+    gen = torch.Generator(device=device).manual_seed(options.seed)
+    source = lm.forward.start(prompt, options.prompt_cache)
+    steps, stopped, emitted_text, emitted_ids = 0, "length", "", 0
+
+    for b, start in enumerate(range(0, n, options.block_length)):
+        end = min(start + options.block_length, n)
+        if (x[0, start:end] == mask_id).any():
+            source.begin_block(x, start)
+        step = 0
+        while (masked := x[0, start:end] == mask_id).any():
+            cancel.raise_if_cancelled()
+            logits = source.logits(x, start, end).float()
+            steps += 1
+            logits[:, banned] = -math.inf
+            # 1. predict every masked position of the block
+            if options.temperature > 0:  # Gumbel-max sampling, in float64 as low precision hurts quality
+                noise = torch.rand(logits.shape, generator=gen, device=device, dtype=torch.float64)
+                predicted = (logits.double() / options.temperature - torch.log(-torch.log(noise))).argmax(-1)
+            else:
+                predicted = logits.argmax(-1)
+            confidence = _confidence(logits, predicted, options.confidence)
+            # 2. how many to commit: above the threshold (at least one), or a fixed count per step
+            left = int(masked.sum())
+            if options.steps_per_block > 0:
+                k = math.ceil(left / max(1, options.steps_per_block - step))
+            else:
+                k = max(1, int((confidence[masked] > options.threshold).sum()))
+            # 3. which ones: the most confident (or leftmost / random, for the checks' second decode)
+            rank = {"confidence": confidence,
+                    "left_to_right": -torch.arange(end - start, device=device, dtype=torch.float32),
+                    "random": torch.rand(end - start, generator=gen, device=device)}[options.order]
+            rank = rank.masked_fill(~masked, -math.inf)
+            chosen = torch.topk(rank, min(k, left)).indices
+            x[0, start + chosen] = predicted[chosen]
+            # 4. a committed stop token ends its group: the rest of the group becomes that token
+            for pos in sorted((start + chosen[is_stop[predicted[chosen]]]).tolist()):
+                g_end = next((ge for gs, ge in groups if gs <= pos < ge), pos + 1)
+                rest = x[0, pos + 1:g_end]
+                rest[rest == mask_id] = x[0, pos]
+            step += 1
+            if on_step is not None:
+                on_step(b, step, x[0].clone())
+
+        kept = _kept_positions(x[0], groups, is_stop, end)
+        if options.repetition_guard and generating:
+            cut = loop_cut(x[0, kept].tolist(), search_from=emitted_ids)
+            if cut is not None and cut < len(kept):
+                x[0, kept[cut]:] = stop_ids[0]  # the loop is cut: the reply ends where it began
+                stopped = "repetition"
+                kept = kept[:cut]
+        ids = x[0, kept].tolist()
+        text = lm.decode_text(ids)
+        finished = not (x[0, end:] == mask_id).any() and not _kept_positions(x[0], groups, is_stop, n)[len(kept):]
+        if text.endswith("\ufffd") and not finished:  # half a multi-byte character: wait for the rest
+            text = text[:-1]
+        piece = text[len(emitted_text):] if text.startswith(emitted_text) else lm.decode_text(ids[emitted_ids:])
+        yield Block(b, ids[emitted_ids:], piece, (now() - t0) * 1000.0, steps, last=finished)
+        emitted_text, emitted_ids = text, len(ids)
+        if finished:
+            if stopped != "repetition" and bool(is_stop[x[0]].any()):
+                stopped = "eos"
+            break
+    return DecodeSummary(x[0], steps, source.cache, source.prompt_passes, stopped)
+
+
+def _confidence(logits: torch.Tensor, predicted: torch.Tensor, kind: str) -> torch.Tensor:
+    probs = torch.softmax(logits, dim=-1)
+    if kind == "prob":
+        return probs.gather(-1, predicted[:, None])[:, 0]
+    if kind == "margin":
+        top2 = probs.topk(2, dim=-1).values
+        return top2[:, 0] - top2[:, 1]
+    entropy = -(probs * torch.log(probs.clamp_min(1e-12))).sum(-1)
+    return torch.exp(-entropy)  # 1 for a certain prediction, like prob
+
+
+def _kept_positions(answer: torch.Tensor, groups: Sequence[tuple[int, int]], is_stop: torch.Tensor,
+                    upto: int) -> list[int]:
+    """Answer positions below `upto` that are reply text: a group's first stop token and what
+    follows it in the group are dropped; positions outside every group (fixed tokens) are kept."""
+    stops = is_stop[answer].tolist()
+    dropped = [False] * len(stops)
+    for g_start, g_end in groups:
+        first = next((i for i in range(g_start, g_end) if stops[i]), g_end)
+        for i in range(first, g_end):
+            dropped[i] = True
+    return [i for i in range(upto) if not dropped[i]]

@@ -1,0 +1,144 @@
+"""`avatar bench`: the whole voice loop on WAV files fed at real-time pace, one record per turn.
+
+Voice-to-voice = first audible reply sample minus the last speech sample of the input file (found
+in the file itself, not by the endpointer). With `sequential`, every file also runs the way most
+voice assistants work (confirmed end of turn, then full-window ASR, then the whole answer, then
+whole-reply TTS), interleaved with the streaming run so both see the same machine load.
+"""
+from __future__ import annotations
+
+import platform
+import statistics
+import tempfile
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy as np
+
+from avatar.trace import Tracer
+
+MODES = {
+    "streaming": {},
+    "sequential": {"pipeline.speculative": False, "pipeline.streaming_tts": False,
+                   "asr.trim_window": False, "asr.partial_interval_ms": 0},
+}
+
+
+@dataclass
+class Turn:
+    mode: str
+    input: str
+    lang: str
+    transcript: str
+    reply: str
+    stages: dict[str, float]
+    voice_to_voice_ms: float | None
+    speculative: bool = False
+    discarded: int = 0
+
+    def to_json(self) -> dict:
+        return {"mode": self.mode, "input": self.input, "lang": self.lang, "transcript": self.transcript,
+                "reply": self.reply, "stages": self.stages, "voice_to_voice_ms": self.voice_to_voice_ms,
+                "speculative": self.speculative, "discarded": self.discarded}
+
+
+def last_speech_sample(pcm: np.ndarray, rate: int = 16000) -> float:
+    """Stream seconds of the end of the last 10 ms block louder than the file's speech floor."""
+    x = pcm.astype(np.float32) / 32768.0
+    block = rate // 100
+    n = len(x) // block
+    if n == 0:
+        return 0.0
+    rms = np.sqrt(np.mean(x[: n * block].reshape(n, block) ** 2, axis=1) + 1e-12)
+    db = 20 * np.log10(rms)
+    threshold = max(db.max() - 35.0, -55.0)
+    loud = np.nonzero(db > threshold)[0]
+    return 0.0 if len(loud) == 0 else (loud[-1] + 1) * block / rate
+
+
+def percentiles(values: Sequence[float]) -> dict[str, float | None]:
+    vals = sorted(v for v in values if v is not None)
+    if not vals:
+        return {"p50": None, "p95": None, "n": 0}
+    return {"p50": round(float(np.percentile(vals, 50)), 1), "p95": round(float(np.percentile(vals, 95)), 1),
+            "n": len(vals)}
+
+
+def run_bench(cfg, wavs: Sequence[Path], modes: Sequence[str] = ("streaming",), repeats: int = 1,
+              progress: Callable[[str], None] = print, tracer: Tracer | None = None) -> dict:
+    from avatar.audio.convert import read_wav_16k
+    from avatar.pipeline.build import build_voice_loop, load_stages
+
+    tracer = tracer or Tracer()
+    stages = load_stages(cfg, tracer, progress=progress)
+    turns: list[Turn] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        total = len(wavs) * repeats * len(modes)
+        done = 0
+        for rep in range(repeats):
+            for wav in wavs:
+                true_end = last_speech_sample(read_wav_16k(wav))
+                for mode in modes:  # interleaved: both designs see the same load
+                    mode_cfg = cfg.with_overrides(MODES[mode])
+                    loop = build_voice_loop(mode_cfg, [wav], Path(tmp) / "out.wav", tracer, stages)
+                    metrics = loop.run_until_done(drain=False, timeout=60)
+                    done += 1
+                    if not metrics:
+                        turns.append(Turn(mode, str(wav), "", "", "", {}, None))
+                        progress(f"[{done}/{total}] {mode:<10} {Path(wav).name}: no reply")
+                        continue
+                    m = metrics[0]  # one question per file
+                    true_end_clock = true_end + (loop.audio_offset or 0.0)
+                    v2v = (m.audible - true_end_clock) * 1000
+                    stage_ms = dict(m.stages)
+                    # the endpoint stage runs from the true end of speech, so the stages still add up
+                    stage_ms["endpoint"] = round(stage_ms.get("endpoint", 0.0) + (m.speech_end - true_end_clock) * 1000, 2)
+                    turns.append(Turn(mode, str(wav), m.lang, m.transcript, m.reply, stage_ms, round(v2v, 1),
+                                      m.speculative, loop.discarded))
+                    progress(f"[{done}/{total}] {mode:<10} {Path(wav).name}: {v2v:.0f} ms  "
+                             f"'{m.transcript}' -> '{m.reply[:60]}'")
+    return summarize(turns, stages.notices)
+
+
+def summarize(turns: list[Turn], notices: Sequence[str] = ()) -> dict:
+    out: dict = {"date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                 "machine": f"{platform.machine()} {platform.processor() or ''} {_cores()} cores".strip(),
+                 "notices": list(notices), "turns": [t.to_json() for t in turns], "modes": {}}
+    for mode in dict.fromkeys(t.mode for t in turns):
+        mt = [t for t in turns if t.mode == mode]
+        names = list(dict.fromkeys(k for t in mt for k in t.stages))
+        summary = {"voice_to_voice": percentiles([t.voice_to_voice_ms for t in mt]),
+                   "stages_p50": {k: round(statistics.median([t.stages[k] for t in mt if k in t.stages]), 1)
+                                  for k in names},
+                   "by_lang": {lang: percentiles([t.voice_to_voice_ms for t in mt if t.lang == lang])
+                               for lang in sorted({t.lang for t in mt if t.lang})},
+                   "no_reply": sum(1 for t in mt if t.voice_to_voice_ms is None)}
+        out["modes"][mode] = summary
+    if {"streaming", "sequential"} <= set(out["modes"]):
+        s = out["modes"]["streaming"]["voice_to_voice"]["p50"]
+        q = out["modes"]["sequential"]["voice_to_voice"]["p50"]
+        if s and q:
+            out["sequential_over_streaming_p50"] = round(q / s, 2)
+    return out
+
+
+def format_table(summary: dict) -> str:
+    lines = []
+    for mode, s in summary["modes"].items():
+        v = s["voice_to_voice"]
+        lines.append(f"{mode}: voice-to-voice p50 {v['p50']} ms, p95 {v['p95']} ms over {v['n']} turns"
+                     f" ({s['no_reply']} without reply)")
+        for lang, p in s["by_lang"].items():
+            lines.append(f"  {lang}: p50 {p['p50']} ms, p95 {p['p95']} ms (n={p['n']})")
+        lines.append("  stage medians (ms): " + ", ".join(f"{k} {v}" for k, v in s["stages_p50"].items()))
+    if "sequential_over_streaming_p50" in summary:
+        lines.append(f"sequential / streaming p50: {summary['sequential_over_streaming_p50']}x")
+    return "\n".join(lines)
+
+
+def _cores() -> int:
+    import os
+
+    return os.cpu_count() or 0

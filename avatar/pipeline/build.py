@@ -1,0 +1,126 @@
+"""Assemble the voice loop from the configured stages (models are loaded once and shared)."""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterator, Sequence
+
+from avatar.trace import TRACER, Tracer
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Stages:
+    asr: object
+    tts: object
+    answerer: object
+    fallback: object | None
+    notices: list[str] = field(default_factory=list)
+
+
+def load_stages(cfg, tracer: Tracer = TRACER, knowledge: str | None = None,
+                progress: Callable[[str], None] = lambda msg: None) -> Stages:
+    """Load ASR, TTS and the answerer once, warmed up, so the first visitor waits for nothing."""
+    from avatar.answer import make_answerer
+    from avatar.asr.whisper_asr import WhisperASR
+    from avatar.tts.synthesizer import Synthesizer
+
+    notices: list[str] = []
+    progress("loading speech recognition")
+    asr = WhisperASR(cfg.asr, list(cfg.general.languages))
+    progress("loading voices")
+    tts = Synthesizer(cfg.tts)
+    for lang in cfg.general.languages:
+        info = tts.voice_for(lang)
+        if info is not None and info.fallback:
+            notices.append(f"{lang}: no piper voice installed, speaking with {info.engine} ({info.name})")
+    progress("loading the answerer")
+    answerer, fallback = make_answerer(cfg, tracer, knowledge=knowledge, notices=notices)
+    progress("warming up")
+    for stage in (asr, tts, answerer):
+        if hasattr(stage, "warmup"):
+            stage.warmup()
+    return Stages(asr, tts, answerer, fallback, notices)
+
+
+class PlaylistSource:
+    """Several WAV files played one after another as one stream (a visitor asking several questions)."""
+
+    def __init__(self, sources: Sequence):
+        self.sources = list(sources)
+        self._closed = False
+
+    def frames(self) -> Iterator:
+        from dataclasses import replace
+
+        offset = 0.0
+        for source in self.sources:
+            last_end = 0.0
+            for frame in source.frames():
+                if self._closed:
+                    return
+                last_end = frame.audio_t + len(frame.pcm) / 16000
+                yield replace(frame, audio_t=frame.audio_t + offset)
+            offset += last_end
+
+    def close(self) -> None:
+        self._closed = True
+        for s in self.sources:
+            s.close()
+
+
+def open_files_source(cfg, inputs: Sequence[str | Path], tail_silence_s: float = 2.0):
+    from avatar.audio.source import WavFileSource
+
+    sources = [WavFileSource(p, frame_ms=cfg.audio.frame_ms, realtime=cfg.audio.realtime,
+                             tail_silence_s=tail_silence_s) for p in inputs]
+    return sources[0] if len(sources) == 1 else PlaylistSource(sources)
+
+
+def build_voice_loop(cfg, inputs: Sequence[str | Path] | None = None, output: str | Path | None = None,
+                     tracer: Tracer = TRACER, stages: Stages | None = None, knowledge: str | None = None,
+                     tail_silence_s: float = 2.0):
+    """The kiosk's voice loop: files when given, the microphone and loudspeaker otherwise."""
+    from avatar.audio.sink import open_sink
+    from avatar.audio.source import open_source
+    from avatar.pipeline.voice_loop import VoiceLoop
+
+    stages = stages or load_stages(cfg, tracer, knowledge)
+    source = open_files_source(cfg, inputs, tail_silence_s) if inputs else open_source(None, cfg)
+    sink = open_sink(str(output) if output else None, cfg)
+    extras = _turn_taking(cfg)
+    return VoiceLoop(cfg, source, sink, stages.answerer, stages.asr, stages.tts, tracer,
+                     fallback_answerer=stages.fallback, echo_canceller=_echo_canceller(cfg), **extras)
+
+
+def _echo_canceller(cfg):
+    if not cfg.echo.enabled:
+        return None
+    try:
+        from avatar.aec.echo_canceller import EchoCanceller
+    except ImportError:
+        return None
+    try:
+        return EchoCanceller(cfg.echo)
+    except Exception:  # no canceller is better than no kiosk; doctor reports it
+        log.warning("echo canceller unavailable", exc_info=True)
+        return None
+
+
+def _turn_taking(cfg) -> dict:
+    extras: dict = {}
+    try:
+        from avatar.vad.hesitation import end_wait_ms
+
+        extras["hesitation"] = lambda text: end_wait_ms(text, cfg.vad)
+    except ImportError:
+        pass
+    try:
+        from avatar.vad.backchannel import is_backchannel
+
+        extras["backchannel"] = is_backchannel
+    except ImportError:
+        pass
+    return extras

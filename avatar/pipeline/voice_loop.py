@@ -1,0 +1,453 @@
+"""The voice loop: wires audio, endpointer, ASR, answerer and TTS with typed events.
+
+It owns what no stage may know about: cancellation, speculation, barge-in, the visitor's short
+history and the watchdog. Threads: one capture thread (source -> echo canceller -> endpointer,
+barge-in), one worker per turn (final ASR -> answer -> TTS -> sink), one for partial
+transcripts. Observers (HUD, bench, tests) subscribe to events; they never drive the loop.
+
+A turn's stages are consecutive intervals on the one clock, so they add up to its voice-to-voice
+latency: endpoint (last speech sample -> work starts), asr, the answerer's own spans (retrieval,
+decode, checks, rest as answer), tts_first_audio, hold (speculative reply waiting for the
+confirmed end of turn), output (handed to the sink -> first audible sample).
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+
+from avatar import events as ev
+from avatar.answer.base import Answer, HistoryTurn
+from avatar.cancel import Cancelled, CancelToken
+from avatar.trace import TRACER, Tracer, now
+from avatar.pipeline.stage_call import StageTimeout, call_with_timeout
+
+log = logging.getLogger(__name__)
+
+ANSWER_SPAN_TRACKS = ("answer", "checks")
+
+
+@dataclass
+class TurnJob:
+    """One attempt at answering one utterance (speculative until the end of turn is confirmed)."""
+    id: int
+    audio: np.ndarray
+    speech_end: float  # clock time of the last speech sample (endpointer's estimate)
+    started: float  # clock time work started (tentative_end or end_of_turn)
+    speculative: bool
+    token: CancelToken = field(default_factory=CancelToken)
+    confirmed: threading.Event = field(default_factory=threading.Event)
+    marks: dict[str, float] = field(default_factory=dict)
+    finished: threading.Event = field(default_factory=threading.Event)
+    playing: bool = False
+    thread: threading.Thread | None = None
+
+
+class VoiceLoop:
+    def __init__(self, cfg, source, sink, answerer, asr, tts, tracer: Tracer = TRACER, *,
+                 endpointer=None, echo_canceller=None, fallback_answerer=None,
+                 hesitation: Callable[[str], float | None] | None = None,
+                 backchannel: Callable[[float, str], bool] | None = None):
+        self.cfg = cfg
+        self.source, self.sink, self.answerer, self.asr, self.tts = source, sink, answerer, asr, tts
+        self.tracer = tracer
+        if endpointer is None:
+            from avatar.vad.endpointer import Endpointer
+            endpointer = Endpointer(cfg.vad)
+        self.endpointer = endpointer
+        self.echo_canceller = echo_canceller
+        self.fallback_answerer = fallback_answerer
+        self.hesitation = hesitation
+        self.backchannel = backchannel
+        if echo_canceller is not None and hasattr(sink, "add_listener"):
+            sink.add_listener(echo_canceller.add_reference)
+
+        self.lang = cfg.general.lang  # auto | de | en
+        self.languages = list(cfg.general.languages)
+        self.history: list[HistoryTurn] = []
+        self.metrics: list[ev.TurnMetrics] = []
+        self.discarded = 0
+        self.barge_ins: list[float] = []  # ms of visitor speech heard before playback stopped (stream time)
+        self.barge_in_clock_ms: list[float] = []  # ms from the visitor's first word to playback stopping
+        self.audio_offset: float | None = None  # clock time minus stream time (of the source)
+
+        self._observers: list[Callable[[ev.Event], None]] = []
+        self._lock = threading.RLock()
+        self._stopping = threading.Event()
+        self._capture_done = threading.Event()
+        self._next_turn = 1
+        self._pending: TurnJob | None = None  # the newest job (speculative or confirmed)
+        self._active: TurnJob | None = None  # the job the visitor hears or waits for
+        self._speaking = False  # within an utterance (speech start .. end of turn)
+        self._voiced = False  # speech now (not in the pause after a tentative end)
+        self._utt_start = 0.0  # stream time of the current utterance's first speech sample
+        self._utt_during_reply = False
+        self._barged = False
+        self._last_activity = now()
+        self._partial_text = ""
+        self._capture_thread: threading.Thread | None = None
+        self._partial_thread: threading.Thread | None = None
+        self._jobs: list[TurnJob] = []
+
+    # --- control ---------------------------------------------------------------------------
+    def subscribe(self, fn: Callable[[ev.Event], None]) -> None:
+        self._observers.append(fn)
+
+    def emit(self, event: ev.Event) -> None:
+        for fn in list(self._observers):
+            try:
+                fn(event)
+            except Exception:  # an observer must never break the loop
+                log.exception("observer failed on %s", type(event).__name__)
+
+    def set_language(self, lang: str) -> None:
+        if lang not in ("auto", "de", "en"):
+            raise ValueError(f"unknown language {lang!r}")
+        self.lang = lang
+        self.emit(ev.LanguageChanged(now(), lang=lang))
+
+    def start(self) -> None:
+        if self._capture_thread is not None:
+            return
+        self._capture_thread = threading.Thread(target=self._capture, name="capture", daemon=True)
+        self._capture_thread.start()
+        if self.cfg.asr.partial_interval_ms > 0 and hasattr(self.asr, "transcribe"):
+            self._partial_thread = threading.Thread(target=self._partials, name="partials", daemon=True)
+            self._partial_thread.start()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        with self._lock:
+            for job in self._jobs:
+                job.token.cancel("stopped")
+        try:
+            self.sink.stop()
+        except Exception:
+            pass
+        try:
+            self.source.close()
+        except Exception:
+            pass
+        self._wipe_history(announce=False)
+
+    def run_until_done(self, drain: bool = True, timeout: float | None = None) -> list[ev.TurnMetrics]:
+        """Run until the source ends and every turn has been answered (and, with drain, heard)."""
+        self.start()
+        self._capture_done.wait(timeout)
+        deadline = None if timeout is None else now() + timeout
+        for job in list(self._jobs):
+            left = None if deadline is None else max(0.0, deadline - now())
+            if drain:
+                job.finished.wait(left)
+            else:  # benches only need the first audible sample of each reply
+                while not job.finished.is_set() and "audible" not in job.marks:
+                    if deadline is not None and now() > deadline:
+                        break
+                    job.finished.wait(0.01)
+        self.stop()
+        return self.metrics
+
+    # --- capture thread --------------------------------------------------------------------
+    def _capture(self) -> None:
+        try:
+            for frame in self.source.frames():
+                if self._stopping.is_set():
+                    break
+                if self.echo_canceller is not None:
+                    frame = self.echo_canceller.process(frame)
+                self.audio_offset = frame.t - frame.audio_t
+                for event in self.endpointer.process(frame):
+                    self._on_vad(event)
+                if self._voiced:
+                    self._check_barge_in(frame)
+                self._check_visitor_left()
+        except Exception as exc:  # a dead microphone must not kill the kiosk silently
+            log.exception("audio capture failed")
+            self.emit(ev.StageError(now(), stage="audio", message=str(exc)))
+        finally:
+            self._capture_done.set()
+
+    def _clock(self, audio_t: float) -> float:
+        return audio_t + (self.audio_offset or 0.0)
+
+    def _reply_in_progress(self) -> bool:
+        job = self._active
+        return job is not None and not job.finished.is_set()
+
+    def _on_vad(self, event: ev.Event) -> None:
+        with self._lock:
+            self._last_activity = now()
+            if isinstance(event, ev.SpeechStart):
+                self._speaking = self._voiced = True
+                self._utt_start = event.audio_t
+                self._utt_during_reply = self._reply_in_progress()
+                self._barged = False
+                self._partial_text = ""
+            elif isinstance(event, ev.TentativeEnd):
+                self._voiced = False
+                if self._utt_during_reply and not self._barged:
+                    return  # a backchannel over the reply: no turn, no event
+                self._adapt_end_wait()
+                if self.cfg.pipeline.speculative:
+                    self._start_job(event.audio_t, speculative=True)
+            elif isinstance(event, ev.Resumed):
+                self._voiced = True
+                job = self._pending
+                if job is not None and job.speculative and not job.confirmed.is_set():
+                    job.token.cancel("resumed")
+                    self.discarded += 1
+                    self.tracer.instant("speculation_discarded", turn=job.id)
+                    self._pending = None
+            elif isinstance(event, ev.EndOfTurn):
+                self._speaking = self._voiced = False
+                if self._utt_during_reply and not self._barged:
+                    if self.backchannel is None or self.backchannel(
+                            (event.audio_t - self._utt_start) * 1000, self._partial_text):
+                        return
+                job = self._pending
+                if job is not None and not job.token.cancelled and not job.confirmed.is_set():
+                    job.marks["end_of_turn"] = now()
+                    job.confirmed.set()
+                    self._active = job
+                else:
+                    job = self._start_job(event.audio_t, speculative=False)
+                    self._active = job
+        self.emit(event)
+
+    def _adapt_end_wait(self) -> None:
+        """Adaptive endpointing: wait less after a complete question, longer after a hesitation."""
+        if self.hesitation is None or not hasattr(self.endpointer, "end_wait_ms"):
+            return
+        wait = self.hesitation(self._partial_text)
+        if wait is not None:
+            self.endpointer.end_wait_ms = wait
+
+    def _start_job(self, speech_end_audio_t: float, speculative: bool) -> TurnJob:
+        old = self._pending
+        if old is not None and not old.confirmed.is_set():
+            old.token.cancel("superseded")
+        job = TurnJob(id=self._next_turn, audio=self.endpointer.utterance(),
+                      speech_end=self._clock(speech_end_audio_t), started=now(), speculative=speculative)
+        self._next_turn += 1
+        if not speculative:
+            job.confirmed.set()
+            job.marks["end_of_turn"] = job.started
+        job.thread = threading.Thread(target=self._run_job, args=(job,), name=f"turn-{job.id}", daemon=True)
+        self._pending = job
+        self._jobs.append(job)
+        job.thread.start()
+        return job
+
+    def _check_barge_in(self, frame) -> None:
+        """The visitor talking over the reply stops it once the speech is long enough to not be a backchannel."""
+        if not self.cfg.pipeline.barge_in or self._barged or not self._utt_during_reply:
+            return
+        spoken_ms = (frame.audio_t + len(frame.pcm) / 16000 - self._utt_start) * 1000
+        if spoken_ms < self.cfg.pipeline.barge_in_min_ms:
+            return
+        if self.backchannel is not None and self.backchannel(spoken_ms, self._partial_text):
+            return
+        with self._lock:
+            self._barged = True
+            job = self._active
+        stopped = self.sink.stop()
+        if job is not None:
+            job.token.cancel("barge_in")
+            self.emit(ev.PlaybackStopped(stopped, turn=job.id, reason="barge_in"))
+        self.barge_ins.append(spoken_ms)
+        self.barge_in_clock_ms.append((stopped - self._clock(self._utt_start)) * 1000)
+        self.tracer.instant("barge_in", turn=job.id if job else None)
+
+    def _check_visitor_left(self) -> None:
+        if self.history and not self._speaking and not self._reply_in_progress() and \
+                now() - self._last_activity > self.cfg.pipeline.visitor_timeout_s:
+            self._wipe_history(announce=True)
+
+    def _wipe_history(self, announce: bool) -> None:
+        with self._lock:
+            had = bool(self.history)
+            self.history.clear()  # privacy: nothing of a visitor outlives their session
+            self._partial_text = ""
+        if had and announce:
+            self.emit(ev.VisitorLeft(now()))
+
+    # --- partial transcripts ------------------------------------------------------------
+    def _partials(self) -> None:
+        interval = self.cfg.asr.partial_interval_ms / 1000
+        while not self._stopping.wait(interval):
+            if self._capture_done.is_set():
+                return
+            with self._lock:
+                busy = self._pending is not None and not self._pending.finished.is_set()
+                if not self._speaking or busy:
+                    continue
+                audio = self.endpointer.utterance()
+            if len(audio) < 8000:
+                continue
+            try:
+                tr = self.asr.transcribe(audio, lang=self._forced_lang(), partial=True)
+            except Exception:
+                log.debug("partial transcript failed", exc_info=True)
+                continue
+            if tr.text and self._speaking:
+                self._partial_text = tr.text
+                self.emit(ev.PartialTranscript(now(), text=tr.text, lang=tr.lang))
+
+    def _forced_lang(self) -> str | None:
+        return None if self.lang == "auto" else self.lang
+
+    # --- one turn ------------------------------------------------------------------------
+    def _run_job(self, job: TurnJob) -> None:
+        stage = "asr"
+        try:
+            timeout = self.cfg.pipeline.stage_timeout_s
+            with self.tracer.span("asr", turn=job.id, speculative=job.speculative) as info:
+                tr = call_with_timeout("asr", lambda: self.asr.transcribe(
+                    job.audio, lang=self._forced_lang(), cancel=job.token), timeout, job.token)
+                info.update(text=tr.text, lang=tr.lang, dropped=tr.dropped)
+            job.marks["asr"] = now()
+            job.token.raise_if_cancelled()
+            self.emit(ev.FinalTranscript(now(), text=tr.text, lang=tr.lang,
+                                         lang_prob=getattr(tr, "lang_prob", 0.0), dropped=tr.dropped))
+            if tr.dropped or not tr.text.strip():
+                return
+            lang = tr.lang if self.lang == "auto" and tr.lang in self.languages else (
+                self._forced_lang() or self.languages[0])
+
+            stage = "answer"
+            answer = self._answer(job, tr.text, lang)
+            job.marks["answer"] = now()
+            job.token.raise_if_cancelled()
+
+            stage = "tts"
+            self._speak(job, answer)
+            stage = "output"
+            self._finish_turn(job, tr.text, answer)
+        except Cancelled:
+            pass
+        except StageTimeout as exc:
+            self.emit(ev.StageError(now(), stage=exc.stage, message=str(exc), restarted=True))
+        except Exception as exc:
+            log.exception("turn %d failed in %s", job.id, stage)
+            self.emit(ev.StageError(now(), stage=stage, message=str(exc)))
+        finally:
+            job.finished.set()
+
+    def _answer(self, job: TurnJob, question: str, lang: str) -> Answer:
+        with self._lock:
+            history = list(self.history[-self.cfg.answer.history_turns:])
+        timeout = self.cfg.pipeline.stage_timeout_s
+        try:
+            with self.tracer.span("answer_total", turn=job.id, track="turn"):
+                return call_with_timeout("answer", lambda: self.answerer.answer(
+                    question, lang, history, cancel=job.token, turn=job.id), timeout, job.token)
+        except (StageTimeout, Exception) as exc:
+            if isinstance(exc, Cancelled) or self.fallback_answerer is None:
+                raise
+            # the diffusion answerer hung or failed: the retrieval answerer is the safe fallback
+            self.emit(ev.StageError(now(), stage="answer", message=str(exc), restarted=True))
+            answer = self.fallback_answerer.answer(question, lang, history, cancel=job.token, turn=job.id)
+            answer.checks = {**answer.checks, "fallback_used": True, "fallback_reason": type(exc).__name__}
+            return answer
+
+    def _speak(self, job: TurnJob, answer: Answer) -> None:
+        """Synthesize clause by clause; hand each to the sink as soon as the turn is confirmed."""
+        streaming = self.cfg.pipeline.streaming_tts
+        chunks = self.tts.synthesize(answer.reply, answer.lang, cancel=job.token)
+        if not streaming:  # the sequential baseline: whole reply synthesized before playback
+            chunks = [_join_chunks(list(chunks))]
+        queued_until = 0.0
+        latency = self.cfg.audio.output_latency_ms / 1000
+        for index, chunk in enumerate(chunks):
+            job.token.raise_if_cancelled()
+            if index == 0:
+                job.marks["tts_first"] = now()
+                while not job.confirmed.wait(0.005):  # speculative reply: held until end of turn
+                    job.token.raise_if_cancelled()
+                job.token.raise_if_cancelled()
+                with self._lock:
+                    self._active = job
+                self.emit(ev.ReplyStarted(now(), turn=job.id, question="", lang=answer.lang))
+                job.marks["play"] = now()
+            start = max(now() + latency, queued_until)
+            self.sink.play(chunk.pcm, chunk.sample_rate)
+            if index == 0:
+                job.playing = True
+                self.emit(ev.PlaybackStarted(now(), turn=job.id))
+            queued_until = start + len(chunk.pcm) / chunk.sample_rate
+            self.emit(ev.ReplyClause(now(), turn=job.id, index=index, text=chunk.text, lang=answer.lang))
+            for offset, duration, viseme in getattr(chunk, "visemes", ()) or ():
+                self.emit(ev.Viseme(now(), at=start + offset, duration=duration, viseme=viseme))
+        self.emit(ev.ReplyDone(now(), turn=job.id, text=answer.reply, lang=answer.lang, mood=answer.mood,
+                               gesture=answer.gesture, checks=answer.checks, decode=answer.decode))
+
+    def _finish_turn(self, job: TurnJob, question: str, answer: Answer) -> None:
+        if "play" not in job.marks:
+            return
+        audible = self._wait_audible(job)
+        if audible is None:
+            return
+        job.marks["audible"] = audible
+        metrics = ev.TurnMetrics(now(), turn=job.id, transcript=question, reply=answer.reply, lang=answer.lang,
+                                 stages=self._stages(job), voice_to_voice_ms=(audible - job.speech_end) * 1000,
+                                 speech_end=job.speech_end, audible=audible,
+                                 speculative=job.speculative, discarded=self.discarded,
+                                 decode=answer.decode, checks=answer.checks)
+        with self._lock:
+            self.metrics.append(metrics)
+            self.history.append(HistoryTurn(question, answer.reply, answer.lang))
+            del self.history[:-max(1, self.cfg.answer.history_turns)]
+        self.tracer.record("voice_to_voice", job.speech_end, audible, turn=job.id, track="turn")
+        self.emit(metrics)
+        while self.sink.playing and not job.token.cancelled:  # the reply plays out (barge-in cancels)
+            job.token.wait(0.02)
+        if not job.token.cancelled:
+            self.emit(ev.PlaybackStopped(now(), turn=job.id, reason="done"))
+        self._last_activity = now()
+
+    def _wait_audible(self, job: TurnJob) -> float | None:
+        while not job.token.cancelled:
+            t = self.sink.first_audible_after(job.marks["play"])
+            if t is not None:
+                return t
+            job.token.wait(0.002)
+        return None
+
+    def _stages(self, job: TurnJob) -> dict[str, float]:
+        m = job.marks
+        stages = {
+            "endpoint": (job.started - job.speech_end) * 1000,
+            "asr": (m["asr"] - job.started) * 1000,
+        }
+        answer_ms = (m["answer"] - m["asr"]) * 1000
+        inner = {}
+        for span in self.tracer.spans(job.id):
+            if span.track in ANSWER_SPAN_TRACKS:
+                inner[span.name] = inner.get(span.name, 0.0) + span.ms
+        inner_total = sum(inner.values())
+        if inner and inner_total <= answer_ms + 0.5:
+            stages.update(inner)
+            stages["answer_other"] = max(0.0, answer_ms - inner_total)
+        else:
+            stages["answer"] = answer_ms
+        stages["tts_first_audio"] = (m["tts_first"] - m["answer"]) * 1000
+        stages["hold"] = (m["play"] - m["tts_first"]) * 1000
+        stages["output"] = (m["audible"] - m["play"]) * 1000
+        return {k: round(v, 2) for k, v in stages.items()}
+
+
+def _join_chunks(chunks: list) -> Any:
+    from dataclasses import replace
+
+    if not chunks:
+        raise Cancelled("no audio")
+    rate = chunks[0].sample_rate
+    pcm = np.concatenate([c.pcm for c in chunks])
+    visemes, offset = [], 0.0
+    for c in chunks:
+        visemes += [(o + offset, d, v) for o, d, v in (c.visemes or [])]
+        offset += len(c.pcm) / c.sample_rate
+    return replace(chunks[0], pcm=pcm, text=" ".join(c.text for c in chunks), visemes=visemes)

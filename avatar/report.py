@@ -1,0 +1,289 @@
+"""Turn a debug trace (spans) into per-stage percentiles, a text table and a PNG plot.
+
+Used by `avatar report TRACE`, by the debug panel of the app (p50/p95 over the run) and by the
+headless runner (one HUD line per turn). No Qt here; matplotlib only when a plot is asked for.
+"""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from avatar.errors import AudioFileError, AvatarError
+from avatar.trace import Span
+
+# The order stages happen in one turn; the HUD, tables and plots list them this way.
+STAGE_ORDER = ("endpoint", "asr", "retrieval", "decode", "checks", "tts_first_audio", "output")
+VOICE_TO_VOICE = "voice_to_voice"
+# Other spellings stages may use for the same thing (kept small: unknown names pass through).
+_ALIASES = {
+    "endpoint_wait": "endpoint", "asr_final": "asr", "asr.final": "asr", "transcribe": "asr",
+    "answer.retrieval": "retrieval", "llm.decode": "decode", "tts": "tts_first_audio",
+    "tts_first": "tts_first_audio", "tts.first_audio": "tts_first_audio", "output_latency": "output",
+    "v2v": VOICE_TO_VOICE,
+}
+
+
+def stage_key(name: str) -> str:
+    """The canonical name of a stage span: 'check.grounding' -> 'check:grounding'."""
+    key = _ALIASES.get(name, name)
+    for prefix in ("checks.", "check.", "checks:", "check:", "check_"):
+        if key.startswith(prefix) and len(key) > len(prefix):
+            return "check:" + key[len(prefix):]
+    return key
+
+
+def stage_budget(key: str, budgets: Mapping[str, Any]) -> float | None:
+    """The budget (ms) a stage is drawn against: each check against the checks budget."""
+    if key.startswith("check:"):
+        key = "checks"
+    if key == VOICE_TO_VOICE:
+        key = "turn"
+    value = budgets.get(key)
+    return float(value) if isinstance(value, (int, float)) else None
+
+
+def stage_sort_key(key: str) -> tuple[int, str]:
+    if key in STAGE_ORDER:
+        return STAGE_ORDER.index(key) * 2, key
+    if key.startswith("check:"):
+        return STAGE_ORDER.index("checks") * 2 - 1, key  # each check just before the checks total
+    if key == VOICE_TO_VOICE:
+        return 100, key
+    return 50, key
+
+
+def percentile(values: Iterable[float], q: float) -> float:
+    """The q-th percentile (0..100) with linear interpolation between ranks; NaN when empty."""
+    xs = sorted(values)
+    if not xs:
+        return math.nan
+    pos = (len(xs) - 1) * q / 100.0
+    lo, hi = math.floor(pos), math.ceil(pos)
+    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+
+
+@dataclass(frozen=True)
+class StageStats:
+    name: str
+    n: int
+    p50: float
+    p95: float
+    mean: float
+    max: float
+    budget: float | None = None
+
+    @property
+    def over_budget(self) -> bool:
+        return self.budget is not None and self.p95 > self.budget
+
+
+@dataclass
+class TurnStages:
+    """One turn of a trace: its spans and the milliseconds per stage (repeated spans summed)."""
+    turn: int
+    spans: list[Span] = field(default_factory=list)
+    stages: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def start(self) -> float:
+        return min(s.start for s in self.spans)
+
+    @property
+    def voice_to_voice_ms(self) -> float | None:
+        return self.stages.get(VOICE_TO_VOICE)
+
+
+def turns_from_spans(spans: Iterable[Span]) -> list[TurnStages]:
+    turns: dict[int, TurnStages] = {}
+    for s in spans:
+        if s.turn is None:
+            continue
+        t = turns.setdefault(int(s.turn), TurnStages(int(s.turn)))
+        t.spans.append(s)
+        key = stage_key(s.name)
+        t.stages[key] = t.stages.get(key, 0.0) + s.ms
+    for t in turns.values():
+        t.spans.sort(key=lambda s: s.start)
+    return [turns[k] for k in sorted(turns)]
+
+
+def stage_stats(per_turn: Iterable[Mapping[str, float]], budgets: Mapping[str, Any] | None = None) -> list[StageStats]:
+    """Percentiles per stage over turns, each turn given as {stage: ms}."""
+    values: dict[str, list[float]] = {}
+    for stages in per_turn:
+        for name, ms in stages.items():
+            if ms is not None and not math.isnan(ms):
+                values.setdefault(stage_key(name), []).append(float(ms))
+    budgets = budgets or {}
+    out = []
+    for name in sorted(values, key=stage_sort_key):
+        xs = values[name]
+        out.append(StageStats(name, len(xs), percentile(xs, 50), percentile(xs, 95), sum(xs) / len(xs), max(xs),
+                              stage_budget(name, budgets)))
+    return out
+
+
+def format_table(stats: list[StageStats]) -> str:
+    if not stats:
+        return "no turn spans in this trace (spans need a turn number)"
+    width = max(12, *(len(s.name) for s in stats))
+    lines = [f"{'stage':<{width}} {'n':>5} {'p50 ms':>9} {'p95 ms':>9} {'mean ms':>9} {'max ms':>9} {'budget':>8}"]
+    for s in stats:
+        budget = f"{s.budget:.0f}" if s.budget is not None else "-"
+        flag = "  over" if s.over_budget else ""
+        lines.append(f"{s.name:<{width}} {s.n:>5} {s.p50:>9.1f} {s.p95:>9.1f} {s.mean:>9.1f} {s.max:>9.1f} {budget:>8}{flag}")
+    return "\n".join(lines)
+
+
+# --- one line per turn, for the headless runner -------------------------------------------------
+HEADLESS_COLUMNS = ("endpoint", "asr", "retrieval", "decode", "checks", "tts_first_audio", "output")
+
+
+def turn_table_header() -> str:
+    cols = " ".join(f"{c[:8]:>8}" for c in HEADLESS_COLUMNS)
+    return f"{'turn':>4} {'lang':<4} {cols} {'v2v ms':>8}  transcript -> reply"
+
+
+def turn_table_row(turn: int, lang: str, stages: Mapping[str, float], voice_to_voice_ms: float | None,
+                   transcript: str, reply: str, budgets: Mapping[str, Any]) -> str:
+    """A per-turn HUD line; a stage over its budget is marked with '!'."""
+    canon: dict[str, float] = {}
+    for name, ms in stages.items():
+        key = stage_key(name)
+        if key.startswith("check:") and "checks" not in stages:
+            canon["checks"] = canon.get("checks", 0.0) + ms
+        canon[key] = canon.get(key, 0.0) + ms
+    cells = []
+    for c in HEADLESS_COLUMNS:
+        if c not in canon:
+            cells.append(f"{'-':>8}")
+            continue
+        budget = stage_budget(c, budgets)
+        mark = "!" if budget is not None and canon[c] > budget else " "
+        cells.append(f"{canon[c]:>7.0f}{mark}")
+    v2v = "-" if voice_to_voice_ms is None else f"{voice_to_voice_ms:.0f}"
+    text = f"{_clip(transcript, 40)!r} -> {_clip(reply, 60)!r}"
+    return f"{turn:>4} {lang:<4} {' '.join(cells)} {v2v:>8}  {text}"
+
+
+def _clip(text: str, n: int) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+# --- plot ---------------------------------------------------------------------------------------
+_COLORS = {"endpoint": "#7aa6c2", "asr": "#4f86c6", "retrieval": "#9b7fd1", "decode": "#e0884f",
+           "checks": "#d9b44a", "tts_first_audio": "#5bb38a", "output": "#8a9aa8", VOICE_TO_VOICE: "#444444"}
+
+
+def stage_color(key: str) -> str:
+    if key.startswith("check:"):
+        return "#e8c766"
+    return _COLORS.get(key, "#b0b0b0")
+
+
+def plot_report(turns: list[TurnStages], out: str | os.PathLike, budgets: Mapping[str, Any],
+                turn: int | None = None, title: str = "") -> Path:
+    """A PNG: the waterfall of one turn (default: the slowest) above the stage percentiles and a
+    histogram of voice-to-voice (or whole-turn) latency."""
+    if not turns:
+        raise AvatarError("the trace has no turn spans to plot",
+                          hint="record a run with `avatar run --debug`; spans need a turn number")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    pick = _pick_turn(turns, turn)
+    stats = stage_stats([t.stages for t in turns], budgets)
+    fig = plt.figure(figsize=(12, 8.5), dpi=100)
+    grid = fig.add_gridspec(2, 2, height_ratios=[1.1, 1], hspace=0.38, wspace=0.28)
+    _draw_waterfall(fig.add_subplot(grid[0, :]), pick, budgets)
+    _draw_stage_bars(fig.add_subplot(grid[1, 0]), [s for s in stats if s.name != VOICE_TO_VOICE])
+    _draw_histogram(fig.add_subplot(grid[1, 1]), turns, budgets)
+    fig.suptitle(title or f"avatar report: {len(turns)} turns", fontsize=14, fontweight="bold")
+    out = Path(out)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(out, bbox_inches="tight")
+    except OSError as exc:
+        raise AudioFileError(f"cannot write the plot {out}: {exc.strerror}", hint="choose a writable path") from None
+    finally:
+        plt.close(fig)
+    return out
+
+
+def _pick_turn(turns: list[TurnStages], turn: int | None) -> TurnStages:
+    if turn is not None:
+        for t in turns:
+            if t.turn == turn:
+                return t
+        raise AvatarError(f"turn {turn} is not in the trace",
+                          hint=f"turns in it: {', '.join(str(t.turn) for t in turns[:20])}")
+    return max(turns, key=lambda t: t.voice_to_voice_ms or sum(t.stages.values()))
+
+
+def _draw_waterfall(ax, turn: TurnStages, budgets: Mapping[str, Any]) -> None:
+    spans = [s for s in turn.spans if stage_key(s.name) != VOICE_TO_VOICE]
+    t0 = turn.start
+    for row, s in enumerate(spans):
+        key = stage_key(s.name)
+        left, width = (s.start - t0) * 1000, max(s.ms, 0.5)
+        ax.barh(row, width, left=left, color=stage_color(key), edgecolor="white", height=0.7)
+        budget = stage_budget(key, budgets)
+        over = budget is not None and s.ms > budget
+        ax.text(left + width + 4, row, f"{s.ms:.0f} ms" + (f"  (budget {budget:.0f})" if over else ""),
+                va="center", fontsize=9, color="#b3261e" if over else "#333333")
+    ax.set_yticks(range(len(spans)), [s.name for s in spans])
+    ax.invert_yaxis()
+    v2v = turn.voice_to_voice_ms
+    turn_budget = stage_budget(VOICE_TO_VOICE, budgets)
+    if turn_budget:
+        ax.axvline(turn_budget, color="#b3261e", linestyle="--", linewidth=1, label=f"turn budget {turn_budget:.0f} ms")
+    gap = budgets.get("human_gap")
+    if isinstance(gap, (int, float)):
+        ax.axvline(gap, color="#2e7d32", linestyle=":", linewidth=1.5, label=f"human gap {gap:.0f} ms")
+    ax.set_xlabel("ms since the turn's first span")
+    extra = f", voice to voice {v2v:.0f} ms" if v2v is not None else ""
+    ax.set_title(f"waterfall of turn {turn.turn}{extra}", loc="left")
+    ax.legend(loc="lower right", fontsize=9)
+    ax.grid(axis="x", alpha=0.3)
+
+
+def _draw_stage_bars(ax, stats: list[StageStats]) -> None:
+    names = [s.name for s in stats]
+    ys = range(len(stats))
+    ax.barh(ys, [s.p95 for s in stats], color="#dddddd", height=0.7, label="p95")
+    ax.barh(ys, [s.p50 for s in stats], color=[stage_color(n) for n in names], height=0.7, label="p50")
+    for y, s in zip(ys, stats):
+        if s.budget is not None:
+            ax.plot([s.budget, s.budget], [y - 0.4, y + 0.4], color="#b3261e", linewidth=2)
+    ax.set_yticks(list(ys), names)
+    ax.invert_yaxis()
+    ax.set_xlabel("ms (red tick: budget)")
+    ax.set_title("per stage: p50 (colour) and p95 (grey)", loc="left")
+    ax.legend(loc="lower right", fontsize=9)
+    ax.grid(axis="x", alpha=0.3)
+
+
+def _draw_histogram(ax, turns: list[TurnStages], budgets: Mapping[str, Any]) -> None:
+    v2v = [t.voice_to_voice_ms for t in turns if t.voice_to_voice_ms is not None]
+    label = "voice to voice"
+    if not v2v:  # a trace without a voice-to-voice span: the sum of the stages is the best we have
+        v2v = [sum(ms for k, ms in t.stages.items() if not k.startswith("check:")) for t in turns]
+        label = "sum of stages"
+    ax.hist(v2v, bins=min(30, max(5, len(v2v) // 2)), color="#4f86c6", edgecolor="white")
+    turn_budget = stage_budget(VOICE_TO_VOICE, budgets)
+    if turn_budget:
+        ax.axvline(turn_budget, color="#b3261e", linestyle="--", label=f"budget {turn_budget:.0f}")
+    gap = budgets.get("human_gap")
+    if isinstance(gap, (int, float)):
+        ax.axvline(gap, color="#2e7d32", linestyle=":", linewidth=1.5, label=f"human gap {gap:.0f}")
+    p50, p95 = percentile(v2v, 50), percentile(v2v, 95)
+    ax.set_title(f"{label}: p50 {p50:.0f} ms, p95 {p95:.0f} ms (n={len(v2v)})", loc="left")
+    ax.set_xlabel("ms")
+    ax.set_ylabel("turns")
+    ax.legend(fontsize=9)
+    ax.grid(axis="y", alpha=0.3)

@@ -1,0 +1,99 @@
+"""The only way out of the kiosk: an admin gesture (5 taps in the top-left corner, or Ctrl+Alt+Q)
+followed by the PIN from the config (kiosk.admin_pin), typed on an on-screen keypad."""
+from __future__ import annotations
+
+import hmac
+
+from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtWidgets import QDialog, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout
+
+from avatar.trace import now
+from avatar.ui.strings import Strings
+
+CORNER_PX = 120
+TAPS = 5
+TAP_WINDOW_S = 3.0
+
+
+class CornerTaps:
+    """Counts taps in the top-left corner; TAPS of them within TAP_WINDOW_S make the gesture."""
+
+    def __init__(self, taps: int = TAPS, window_s: float = TAP_WINDOW_S, corner_px: int = CORNER_PX):
+        self.taps, self.window_s, self.corner_px = taps, window_s, corner_px
+        self._times: list[float] = []
+
+    def tap(self, pos: QPointF, t: float | None = None) -> bool:
+        """Record a tap; True when it completes the gesture."""
+        t = now() if t is None else t
+        if pos.x() > self.corner_px or pos.y() > self.corner_px:
+            self._times.clear()
+            return False
+        self._times = [x for x in self._times if t - x <= self.window_s] + [t]
+        if len(self._times) >= self.taps:
+            self._times.clear()
+            return True
+        return False
+
+
+class PinDialog(QDialog):
+    """Asks for the admin PIN; emits `unlocked` and closes only when it is right."""
+
+    unlocked = Signal()
+
+    def __init__(self, pin: str, strings: Strings, parent=None):
+        super().__init__(parent)
+        self.setObjectName("pinDialog")
+        self._pin = str(pin)
+        self.attempts = 0
+        self.setWindowTitle(strings.get("admin.title"))
+        self.setModal(True)
+        self.prompt = QLabel(strings.get("admin.prompt"))
+        self.prompt.setObjectName("pinPrompt")
+        self.field = QLineEdit()
+        self.field.setEchoMode(QLineEdit.Password)
+        self.field.setAlignment(Qt.AlignCenter)
+        self.field.setMaxLength(12)
+        self.field.returnPressed.connect(self.submit)
+        self.message = QLabel("")
+        self.message.setObjectName("pinMessage")
+        self._wrong_text = strings.get("admin.wrong")
+        keypad = QGridLayout()
+        for i, digit in enumerate("123456789"):
+            keypad.addWidget(self._key(digit), i // 3, i % 3)
+        clear = QPushButton(strings.get("admin.clear"))
+        clear.clicked.connect(self.field.clear)
+        keypad.addWidget(clear, 3, 0)
+        keypad.addWidget(self._key("0"), 3, 1)
+        self.ok_button = QPushButton(strings.get("admin.ok"))
+        self.ok_button.clicked.connect(self.submit)
+        keypad.addWidget(self.ok_button, 3, 2)
+        cancel = QPushButton(strings.get("admin.cancel"))
+        cancel.clicked.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.prompt)
+        layout.addWidget(self.field)
+        layout.addWidget(self.message)
+        layout.addLayout(keypad)
+        row = QHBoxLayout()
+        row.addStretch(1)
+        row.addWidget(cancel)
+        layout.addLayout(row)
+
+    def _key(self, digit: str) -> QPushButton:
+        button = QPushButton(digit)
+        button.setMinimumSize(64, 52)
+        button.clicked.connect(lambda: self.field.insert(digit))
+        return button
+
+    def submit(self) -> bool:
+        entered = self.field.text()
+        self.field.clear()
+        # a constant-time compare, and an empty configured PIN never unlocks
+        if self._pin and hmac.compare_digest(entered.encode(), self._pin.encode()):
+            self.message.setText("")
+            self.unlocked.emit()
+            self.accept()
+            return True
+        self.attempts += 1
+        self.message.setText(self._wrong_text)
+        return False

@@ -1,0 +1,312 @@
+"""The latency HUD: per turn, each stage's milliseconds against its budget, voice to voice against
+the turn budget with the human turn gap as a reference line, decoder tokens per forward pass and
+what the checks bought.
+
+`HudModel` holds the numbers (fed from trace spans and TurnMetrics, no Qt); `HudWidget` draws them.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtWidgets import QWidget
+
+from avatar.events import TurnMetrics
+from avatar.report import VOICE_TO_VOICE, stage_budget, stage_key, stage_sort_key
+from avatar.trace import Span
+from avatar.ui.strings import Strings
+
+RECENT_TURNS = 10
+
+
+@dataclass
+class TurnRecord:
+    turn: int
+    lang: str = ""
+    stages: dict[str, float] = field(default_factory=dict)  # canonical stage key -> ms
+    voice_to_voice_ms: float | None = None
+    decode: dict[str, Any] = field(default_factory=dict)
+    checks: dict[str, Any] = field(default_factory=dict)
+    finished: bool = False  # TurnMetrics arrived
+
+
+@dataclass(frozen=True)
+class StageRow:
+    key: str
+    ms: float
+    budget: float | None
+
+    @property
+    def over(self) -> bool:
+        return self.budget is not None and self.ms > self.budget
+
+
+class HudModel:
+    def __init__(self, budgets: Mapping[str, Any]):
+        self.budgets = dict(budgets)
+        self.turns: deque[TurnRecord] = deque(maxlen=RECENT_TURNS)
+        self.current: TurnRecord | None = None
+        self.run_stages: list[dict[str, float]] = []  # every finished turn of the run (debug panel)
+
+    def _record(self, turn: int) -> TurnRecord:
+        for r in self.turns:
+            if r.turn == turn:
+                return r
+        r = TurnRecord(turn)
+        self.turns.append(r)
+        return r
+
+    def begin_turn(self, turn: int, lang: str = "") -> None:
+        self.current = self._record(turn)
+        if lang:
+            self.current.lang = lang
+
+    def add_span(self, span: Span) -> None:
+        """A stage span of a turn: shown live, before the turn's metrics arrive."""
+        if span.turn is None:
+            return
+        r = self._record(int(span.turn))
+        if r.finished:
+            return  # the metrics are authoritative once in
+        key = stage_key(span.name)
+        if key == VOICE_TO_VOICE:
+            r.voice_to_voice_ms = span.ms
+        else:
+            r.stages[key] = r.stages.get(key, 0.0) + span.ms
+        if self.current is None or r.turn >= self.current.turn:
+            self.current = r
+
+    def add_metrics(self, m: TurnMetrics) -> TurnRecord:
+        r = self._record(m.turn)
+        stages = {stage_key(k): float(v) for k, v in m.stages.items() if v is not None}
+        # keep per-check spans the metrics summarise away, let the metrics win elsewhere
+        r.stages = {**{k: v for k, v in r.stages.items() if k.startswith("check:")}, **stages}
+        r.voice_to_voice_ms = m.voice_to_voice_ms if m.voice_to_voice_ms is not None else r.voice_to_voice_ms
+        r.decode = dict(m.decode)
+        r.checks = dict(m.checks)
+        r.lang = m.lang or r.lang
+        r.finished = True
+        self.run_stages.append({**r.stages, **({VOICE_TO_VOICE: r.voice_to_voice_ms}
+                                                if r.voice_to_voice_ms is not None else {})})
+        self.current = r
+        return r
+
+    def rows(self, record: TurnRecord | None = None) -> list[StageRow]:
+        r = record or self.current
+        if r is None:
+            return []
+        keys = sorted((k for k in r.stages if k != VOICE_TO_VOICE), key=stage_sort_key)
+        return [StageRow(k, r.stages[k], stage_budget(k, self.budgets)) for k in keys]
+
+    def reset_view(self) -> None:
+        """A new visitor: the current turn display starts empty (run statistics stay)."""
+        self.current = None
+
+
+def tokens_per_pass(decode: Mapping[str, Any]) -> float | None:
+    for key in ("tokens_per_pass", "tokens_per_step", "tokens_per_forward"):
+        if isinstance(decode.get(key), (int, float)):
+            return float(decode[key])
+    tokens, steps = decode.get("tokens"), decode.get("steps") or decode.get("forward_passes")
+    if isinstance(tokens, (int, float)) and isinstance(steps, (int, float)) and steps > 0:
+        return tokens / steps
+    return None
+
+
+def checks_summary(checks: Mapping[str, Any], strings: Strings) -> str:
+    """One line: which checks ran, passed (✓) or failed (✗), and what they changed."""
+    parts = []
+    for name, value in checks.items():
+        if isinstance(value, bool):
+            parts.append(f"{name} {'✓' if value else '✗'}")
+        elif isinstance(value, Mapping):
+            ok = next((value[k] for k in ("ok", "passed", "pass", "agree") if k in value), None)
+            mark = "" if ok is None else (" ✓" if ok else " ✗")
+            extras = [f"{k} {_short(v)}" for k, v in value.items()
+                      if k not in ("ok", "passed", "pass", "agree") and isinstance(v, (int, float, str))][:2]
+            parts.append(f"{name}{mark}" + (f" ({', '.join(extras)})" if extras else ""))
+        elif value is not None:
+            parts.append(f"{name} {_short(value)}")
+    return " · ".join(parts) if parts else strings.get("hud.no_checks")
+
+
+def _short(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:.1f}"
+    text = str(v)
+    return text if len(text) <= 18 else text[:17] + "…"
+
+
+def bar_color(ms: float, budget: float | None) -> QColor:
+    if budget is None or budget <= 0:
+        return QColor("#8fa3b5")
+    ratio = ms / budget
+    if ratio <= 1.0:
+        return QColor("#4cc38a")
+    if ratio <= 1.5:
+        return QColor("#e6b042")
+    return QColor("#e5534b")
+
+
+class HudWidget(QWidget):
+    ROW_H = 24
+    WIDTH = 470
+
+    def __init__(self, model: HudModel, strings: Strings, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.model = model
+        self.strings = strings
+        self.setAttribute(Qt.WA_TransparentForMouseEvents)  # the HUD never steals a tap
+        self.setFixedWidth(self.WIDTH)
+        self.refresh()
+
+    def set_strings(self, strings: Strings) -> None:
+        self.strings = strings
+        self.refresh()
+
+    def refresh(self) -> None:
+        rows = len(self.model.rows())
+        self.setFixedHeight(40 + max(rows, 1) * self.ROW_H + 250)
+        self.update()
+
+    def label_for(self, key: str) -> str:
+        if key.startswith("check:"):
+            return "  ✓ " + key.split(":", 1)[1]
+        return self.strings.get(f"hud.stages.{key}") if self.strings.has(f"hud.stages.{key}") else key
+
+    def paintEvent(self, _event) -> None:
+        s, m = self.strings, self.model
+        p = QPainter(self)
+        p.setRenderHint(QPainter.Antialiasing)
+        p.setPen(Qt.NoPen)
+        p.setBrush(QColor(8, 14, 24, 215))
+        p.drawRoundedRect(QRectF(0, 0, self.width(), self.height()), 14, 14)
+        pad, label_w = 14, 132
+        bar_x, bar_w = pad + label_w, self.width() - 2 * pad - label_w - 78
+        title = QFont(self.font())
+        title.setPointSizeF(11.5)
+        title.setBold(True)
+        small = QFont(self.font())
+        small.setPointSizeF(9.5)
+        p.setFont(title)
+        p.setPen(QColor("#e8eef5"))
+        r = m.current
+        head = s.get("hud.title") + "  ·  " + (s.get("hud.turn", turn=r.turn) + (f"  ·  {r.lang.upper()}" if r.lang else "")
+                                               if r else s.get("hud.no_turn"))
+        p.drawText(QRectF(pad, 8, self.width() - 2 * pad, 22), Qt.AlignLeft | Qt.AlignVCenter, head)
+        y = 38.0
+        p.setFont(small)
+        for row in m.rows():
+            self._stage_bar(p, row, pad, y, label_w, bar_x, bar_w)
+            y += self.ROW_H
+        if not m.rows():
+            y += self.ROW_H
+        y += 6
+        self._voice_to_voice(p, r, pad, y, bar_w + label_w + 78)
+        y += 70
+        p.setFont(small)
+        p.setPen(QColor("#c9d4df"))
+        tpp = tokens_per_pass(r.decode) if r else None
+        decode_text = "–" if tpp is None else f"{tpp:.1f}"
+        if r and tpp is not None and isinstance(r.decode.get("tokens"), (int, float)):
+            steps = r.decode.get("steps") or r.decode.get("forward_passes")
+            if steps:
+                decode_text += f"  ({r.decode['tokens']:.0f} / {steps:.0f})"
+        p.drawText(QRectF(pad, y, self.width() - 2 * pad, 20), Qt.AlignLeft | Qt.AlignVCenter,
+                   f"{s.get('hud.tokens_per_pass')}: {decode_text}")
+        y += 22
+        checks = checks_summary(r.checks, s) if r else s.get("hud.no_checks")
+        p.drawText(QRectF(pad, y, self.width() - 2 * pad, 40), Qt.AlignLeft | Qt.TextWordWrap,
+                   f"{s.get('hud.checks')}: {checks}")
+        y += 44
+        self._recent(p, pad, y, self.width() - 2 * pad, self.height() - y - 10)
+        p.end()
+
+    def _stage_bar(self, p: QPainter, row: StageRow, pad: float, y: float, label_w: float,
+                   bar_x: float, bar_w: float) -> None:
+        p.setPen(QColor("#c9d4df"))
+        p.drawText(QRectF(pad, y, label_w - 6, self.ROW_H - 4), Qt.AlignLeft | Qt.AlignVCenter, self.label_for(row.key))
+        # the budget sits at 2/3 of the bar, so overruns up to 1.5x stay visible
+        scale = bar_w / (row.budget * 1.5) if row.budget else bar_w / max(row.ms * 1.2, 1.0)
+        track = QRectF(bar_x, y + 5, bar_w, self.ROW_H - 12)
+        p.setPen(Qt.NoPen)
+        p.setBrush(QColor(255, 255, 255, 28))
+        p.drawRoundedRect(track, 4, 4)
+        p.setBrush(bar_color(row.ms, row.budget))
+        p.drawRoundedRect(QRectF(bar_x, y + 5, min(bar_w, max(2.0, row.ms * scale)), self.ROW_H - 12), 4, 4)
+        if row.budget:
+            bx = bar_x + row.budget * scale
+            p.setPen(QPen(QColor("#f0f4f8"), 2))
+            p.drawLine(QPointF(bx, y + 2), QPointF(bx, y + self.ROW_H - 4))
+        p.setPen(QColor("#ff8a80") if row.over else QColor("#e8eef5"))
+        budget = f"/{row.budget:.0f}" if row.budget else ""
+        p.drawText(QRectF(bar_x + bar_w + 6, y, 74, self.ROW_H - 4), Qt.AlignLeft | Qt.AlignVCenter,
+                   f"{row.ms:.0f}{budget} ms")
+
+    def _voice_to_voice(self, p: QPainter, r: TurnRecord | None, x: float, y: float, w: float) -> None:
+        s = self.strings
+        budget = stage_budget(VOICE_TO_VOICE, self.model.budgets) or 600.0
+        gap = float(self.model.budgets.get("human_gap", 200))
+        v2v = r.voice_to_voice_ms if r else None
+        p.setPen(QColor("#e8eef5"))
+        label = s.get("hud.voice_to_voice") + (": –" if v2v is None else f": {v2v:.0f} ms")
+        label += f"   ({s.get('hud.budget')} {budget:.0f} ms)"
+        bold = QFont(self.font())
+        bold.setPointSizeF(10.5)
+        bold.setBold(True)
+        p.setFont(bold)
+        p.drawText(QRectF(x, y, w, 20), Qt.AlignLeft | Qt.AlignVCenter, label)
+        top, height = y + 24, 18
+        full = max(budget * 1.3, v2v or 0.0)
+        scale = w / full
+        p.setPen(Qt.NoPen)
+        p.setBrush(QColor(255, 255, 255, 28))
+        p.drawRoundedRect(QRectF(x, top, w, height), 5, 5)
+        if v2v is not None:
+            p.setBrush(bar_color(v2v, budget))
+            p.drawRoundedRect(QRectF(x, top, max(3.0, v2v * scale), height), 5, 5)
+        p.setPen(QPen(QColor("#ff8a80"), 2, Qt.DashLine))
+        p.drawLine(QPointF(x + budget * scale, top - 4), QPointF(x + budget * scale, top + height + 4))
+        p.setPen(QPen(QColor("#7ee0a1"), 2, Qt.DotLine))
+        p.drawLine(QPointF(x + gap * scale, top - 4), QPointF(x + gap * scale, top + height + 4))
+        small = QFont(self.font())
+        small.setPointSizeF(8.5)
+        p.setFont(small)
+        p.setPen(QColor("#7ee0a1"))
+        p.drawText(QRectF(x + gap * scale - 60, top + height + 3, 120, 16), Qt.AlignHCenter,
+                   f"{s.get('hud.human_gap')} {gap:.0f}")
+        p.setPen(QColor("#ff8a80"))
+        p.drawText(QRectF(x + budget * scale - 60, top + height + 3, 120, 16), Qt.AlignHCenter,
+                   f"{s.get('hud.budget')} {budget:.0f}")
+
+    def _recent(self, p: QPainter, x: float, y: float, w: float, h: float) -> None:
+        s = self.strings
+        small = QFont(self.font())
+        small.setPointSizeF(9)
+        p.setFont(small)
+        p.setPen(QColor("#9fb0c0"))
+        p.drawText(QRectF(x, y, w, 16), Qt.AlignLeft | Qt.AlignVCenter, s.get("hud.recent"))
+        turns = [t for t in self.model.turns if t.voice_to_voice_ms is not None]
+        top, height = y + 20, max(30.0, h - 24)
+        budget = stage_budget(VOICE_TO_VOICE, self.model.budgets) or 600.0
+        gap = float(self.model.budgets.get("human_gap", 200))
+        full = max([budget * 1.3] + [t.voice_to_voice_ms for t in turns])
+        col_w = w / RECENT_TURNS
+        for i, t in enumerate(turns):
+            bh = height * t.voice_to_voice_ms / full
+            p.setPen(Qt.NoPen)
+            color = bar_color(t.voice_to_voice_ms, budget)
+            if self.model.current is not None and t.turn != self.model.current.turn:
+                color.setAlpha(150)
+            p.setBrush(color)
+            p.drawRoundedRect(QRectF(x + i * col_w + 3, top + height - bh, col_w - 6, bh), 3, 3)
+            p.setPen(QColor("#9fb0c0"))
+            p.drawText(QRectF(x + i * col_w, top + height - bh - 15, col_w, 14), Qt.AlignHCenter,
+                       f"{t.voice_to_voice_ms:.0f}")
+        for value, color, style in ((budget, "#ff8a80", Qt.DashLine), (gap, "#7ee0a1", Qt.DotLine)):
+            ly = top + height - height * value / full
+            p.setPen(QPen(QColor(color), 1.5, style))
+            p.drawLine(QPointF(x, ly), QPointF(x + w, ly))

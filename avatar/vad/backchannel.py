@@ -1,0 +1,46 @@
+"""Barge-in or backchannel? Speech over the avatar's reply stops it only when it is a real turn.
+
+"mhm", "ja", "genau", "okay", "yeah" tell the avatar to go on; a question or "stop" must stop it.
+Without a transcript only the length decides (cfg.pipeline.barge_in_min_ms); with a partial
+transcript the words decide: only backchannel words, and not too long, means go on.
+"""
+from __future__ import annotations
+
+import re
+
+# Words that acknowledge without taking the turn (German and English; ASR spellings included).
+BACKCHANNEL_WORDS = frozenset({
+    "mhm", "mm", "mmh", "mhmm", "hm", "hmm", "hmhm", "aha", "ah", "oh", "ach", "achso",
+    "ja", "jo", "jap", "jawohl", "genau", "okay", "ok", "okey", "gut", "super", "stimmt", "klar", "richtig",
+    "yeah", "yes", "yep", "yup", "right", "uh-huh", "sure", "cool", "great", "alright", "danke", "thanks",
+})
+# Acknowledgements of more than one word, and ASR spellings of "uh-huh".
+_PHRASES = {"i see": "ok", "ach so": "ok", "alles klar": "ok", "all right": "ok", "uh huh": "uh-huh"}
+MAX_BACKCHANNEL_MS = 1500.0  # longer than this is a turn whatever the words
+DEFAULT_MIN_MS = 240.0       # cfg.pipeline.barge_in_min_ms
+
+_WORD = re.compile(r"[\w'-]+", re.UNICODE)
+
+
+def words_of(text: str) -> list[str]:
+    return [w.strip("-'") for w in _WORD.findall(text.lower()) if w.strip("-'")]
+
+
+def is_backchannel_text(text: str) -> bool:
+    """True when every word of `text` is an acknowledgement ("ja genau", "okay, mhm", "I see")."""
+    joined = f" {' '.join(words_of(text))} "
+    for phrase, word in _PHRASES.items():
+        joined = joined.replace(f" {phrase} ", f" {word} ")
+    words = joined.split()
+    return bool(words) and all(w in BACKCHANNEL_WORDS for w in words)
+
+
+def is_backchannel(duration_ms: float, partial_text: str | None = "", min_ms: float = DEFAULT_MIN_MS) -> bool:
+    """Whether speech of `duration_ms` over the reply (with its partial transcript, if any) is a
+    backchannel that must not stop playback. Called while the visitor speaks and at its end."""
+    if duration_ms >= MAX_BACKCHANNEL_MS:
+        return False
+    text = (partial_text or "").strip()
+    if text:
+        return is_backchannel_text(text)
+    return duration_ms < min_ms

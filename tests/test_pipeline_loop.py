@@ -1,0 +1,107 @@
+"""The voice loop's own logic (speculation, barge-in, cancellation, watchdog, privacy) on scripted stages."""
+import pytest
+
+from avatar import config
+from avatar import events as ev
+from avatar.trace import Tracer
+from avatar.pipeline.voice_loop import VoiceLoop
+
+from fakes import (END, RESUMED, SPEECH, TENTATIVE, FakeASR, FakeAnswerer, FakeSink, FakeTTS, Recorder,
+                   ScriptedEndpointer, ScriptedSource)
+
+
+def make_loop(script, seconds, sets=(), asr=None, answerer=None, tts=None, fallback=None, backchannel=None):
+    cfg = config.load(sets=["asr.partial_interval_ms=0", *sets], env={})
+    rec = Recorder()
+    loop = VoiceLoop(cfg, ScriptedSource(seconds), FakeSink(), answerer or FakeAnswerer(), asr or FakeASR(),
+                     tts or FakeTTS(), Tracer(), endpointer=ScriptedEndpointer(script),
+                     fallback_answerer=fallback, backchannel=backchannel)
+    loop.subscribe(rec)
+    return loop, rec
+
+
+def test_turn_stages_add_up_to_voice_to_voice():
+    loop, rec = make_loop([(0.1, SPEECH), (1.0, TENTATIVE), (1.3, END)], 2.5)
+    metrics = loop.run_until_done(timeout=20)
+    assert len(metrics) == 1
+    m = metrics[0]
+    assert m.speculative and m.transcript == "wann öffnet das museum" and m.lang == "de"
+    assert sum(m.stages.values()) == pytest.approx(m.voice_to_voice_ms, abs=1.0)
+    assert {"endpoint", "asr", "tts_first_audio", "hold", "output"} <= set(m.stages)
+    # the speculative reply is held until the end of turn is confirmed
+    assert m.audible >= m.speech_end + 0.3 - 0.02
+    assert rec.of(ev.PlaybackStarted) and rec.of(ev.ReplyDone)[0].text == "Das Museum öffnet um 10 Uhr."
+    assert [e.index for e in rec.of(ev.ReplyClause)] == [0, 1]
+
+
+def test_resumed_cancels_speculative_work():
+    answerer = FakeAnswerer()
+    loop, rec = make_loop([(0.1, SPEECH), (1.0, TENTATIVE), (1.1, RESUMED), (2.0, TENTATIVE), (2.3, END)], 3.5,
+                          answerer=answerer)
+    metrics = loop.run_until_done(timeout=20)
+    assert loop.discarded == 1
+    assert len(metrics) == 1 and len(rec.of(ev.ReplyStarted)) == 1
+    assert len(loop.sink.played) == 2  # one reply's two clauses, nothing from the discarded one
+
+
+def test_sequential_mode_waits_for_end_of_turn_and_plays_one_piece():
+    loop, rec = make_loop([(0.1, SPEECH), (1.0, TENTATIVE), (1.3, END)], 2.5,
+                          sets=["pipeline.speculative=false", "pipeline.streaming_tts=false"])
+    metrics = loop.run_until_done(timeout=20)
+    assert len(metrics) == 1 and not metrics[0].speculative
+    assert metrics[0].stages["hold"] < 5 and len(loop.sink.played) == 1
+
+
+def test_barge_in_stops_playback_within_bound():
+    # a 3 s reply starts at ~1.3 s; the visitor talks over it from 2.0 s on
+    loop, rec = make_loop([(0.1, SPEECH), (1.0, TENTATIVE), (1.3, END), (2.0, SPEECH), (3.0, TENTATIVE),
+                           (3.3, END)], 4.5, tts=FakeTTS(clause_seconds=1.5), sets=["pipeline.barge_in_min_ms=240"])
+    loop.run_until_done(timeout=20)
+    stops = [e for e in rec.of(ev.PlaybackStopped) if e.reason == "barge_in"]
+    assert len(stops) == 1 and stops[0].turn == 1
+    # stopped on the first frame past the threshold (stream time, not wall clock)
+    assert 240 <= loop.barge_ins[0] <= 240 + 20
+    assert len(rec.of(ev.ReplyStarted)) == 2  # the interruption became the next turn
+
+
+def test_backchannel_does_not_interrupt():
+    loop, rec = make_loop([(0.1, SPEECH), (1.0, TENTATIVE), (1.3, END), (2.0, SPEECH), (2.15, TENTATIVE),
+                           (2.45, END)], 4.0, tts=FakeTTS(clause_seconds=1.5), sets=["pipeline.barge_in_min_ms=240"])
+    loop.run_until_done(timeout=20)
+    assert not [e for e in rec.of(ev.PlaybackStopped) if e.reason == "barge_in"]
+    assert len(rec.of(ev.ReplyStarted)) == 1 and not loop.sink.stops[:-1]
+
+
+def test_dropped_transcript_gives_no_reply():
+    loop, rec = make_loop([(0.1, SPEECH), (1.0, TENTATIVE), (1.3, END)], 2.0, asr=FakeASR(dropped="hallucination"))
+    assert loop.run_until_done(timeout=20) == []
+    assert rec.of(ev.FinalTranscript)[0].dropped == "hallucination" and not loop.sink.played
+
+
+def test_hung_answerer_is_abandoned_for_the_fallback():
+    loop, rec = make_loop([(0.1, SPEECH), (1.0, TENTATIVE), (1.3, END)], 3.0, answerer=FakeAnswerer(hang=True),
+                          fallback=FakeAnswerer(reply="Fragen Sie bitte an der Kasse."),
+                          sets=["pipeline.stage_timeout_s=0.3"])
+    metrics = loop.run_until_done(timeout=20)
+    errors = rec.of(ev.StageError)
+    assert errors and errors[0].stage == "answer" and errors[0].restarted
+    assert metrics[0].reply == "Fragen Sie bitte an der Kasse." and metrics[0].checks["fallback_used"]
+
+
+def test_history_is_kept_within_a_visit_and_wiped_when_the_visitor_leaves():
+    answerer = FakeAnswerer()
+    loop, rec = make_loop([(0.1, SPEECH), (0.6, TENTATIVE), (0.8, END), (2.0, SPEECH), (2.5, TENTATIVE),
+                           (2.7, END)], 6.0, answerer=answerer, tts=FakeTTS(clause_seconds=0.2),
+                          sets=["pipeline.visitor_timeout_s=1.0"])
+    loop.run_until_done(timeout=20)
+    assert len(answerer.calls) == 2 and len(answerer.calls[1][2]) == 1  # the second question saw the first
+    assert rec.of(ev.VisitorLeft) and loop.history == []
+
+
+def test_forced_language_overrides_detection():
+    answerer = FakeAnswerer()
+    loop, rec = make_loop([(0.1, SPEECH), (1.0, TENTATIVE), (1.3, END)], 2.5, answerer=answerer,
+                          asr=FakeASR(text="when does it open", lang="en"))
+    loop.set_language("de")
+    loop.run_until_done(timeout=20)
+    assert answerer.calls[0][1] == "de" and rec.of(ev.LanguageChanged)[0].lang == "de"
