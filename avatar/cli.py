@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
 
 from avatar.errors import AvatarError
@@ -59,6 +60,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # a bug: one clear line for people, the traceback only when asked for
+        if os.environ.get("AVATAR_TRACEBACK"):
+            raise
+        print(f"avatar: internal error: {type(exc).__name__}: {exc}\n"
+              "  hint: rerun with AVATAR_TRACEBACK=1 for the details and report it", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ _CHOICES: dict[str, tuple] = {
     "llm.device": ("cpu", "cuda"),
     "llm.dtype": ("auto", "float32", "bfloat16", "float16"),
     "llm.confidence": ("prob", "margin", "entropy"),
+    "llm.order": ("confidence", "left_to_right", "random"),
     "answer.kind": ("diffusion", "retrieval"),
     "general.log_level": ("debug", "info", "warning", "error"),
 }

@@ -26,6 +26,28 @@ _ALIASES = {
 }
 
 
+# Tracks whose spans time the inside of a stage another span already covers (the LLM's forward
+# passes inside "decode", the ASR encoder inside "asr"): counting them again would double a stage.
+INNER_TRACKS = ("llm", "asr", "tts")
+
+
+def is_stage_span(span: Span) -> bool:
+    """A span that is one stage of a turn (or its voice-to-voice total)."""
+    if span.turn is None or span.track in INNER_TRACKS:
+        return False
+    # other spans on the "turn" track enclose stages (answer_total) and would count them twice
+    return span.track != "turn" or stage_key(span.name) == VOICE_TO_VOICE
+
+
+def trace_file_for_run(cfg) -> Path:
+    """Where a debug run writes its trace: one file per run in general.trace_dir."""
+    from datetime import datetime
+
+    from avatar.paths import resolve
+
+    return resolve(cfg.general.trace_dir) / f"run-{datetime.now():%Y%m%d-%H%M%S}.json"
+
+
 def stage_key(name: str) -> str:
     """The canonical name of a stage span: 'check.grounding' -> 'check:grounding'."""
     key = _ALIASES.get(name, name)
@@ -86,10 +108,13 @@ class TurnStages:
     turn: int
     spans: list[Span] = field(default_factory=list)
     stages: dict[str, float] = field(default_factory=dict)
+    # the loop's own stage list (TurnMetrics.stages, in order): consecutive intervals from the end
+    # of speech that add up to voice to voice, so they draw an exact waterfall
+    sequence: list[tuple[str, float]] = field(default_factory=list)
 
     @property
     def start(self) -> float:
-        return min(s.start for s in self.spans)
+        return min((s.start for s in self.spans), default=0.0)
 
     @property
     def voice_to_voice_ms(self) -> float | None:
@@ -99,7 +124,7 @@ class TurnStages:
 def turns_from_spans(spans: Iterable[Span]) -> list[TurnStages]:
     turns: dict[int, TurnStages] = {}
     for s in spans:
-        if s.turn is None:
+        if not is_stage_span(s):
             continue
         t = turns.setdefault(int(s.turn), TurnStages(int(s.turn)))
         t.spans.append(s)
@@ -108,6 +133,48 @@ def turns_from_spans(spans: Iterable[Span]) -> list[TurnStages]:
     for t in turns.values():
         t.spans.sort(key=lambda s: s.start)
     return [turns[k] for k in sorted(turns)]
+
+
+# Some stages are measured by the loop from marks, not as spans (endpoint, hold, output): debug
+# runs also record each TurnMetrics as an instant event so `avatar report` sees every stage.
+METRICS_INSTANT = "turn_metrics"
+
+
+def record_turn_metrics(tracer, metrics) -> None:
+    """Put a TurnMetrics into the trace (call from any thread)."""
+    tracer.instant(METRICS_INSTANT, turn=metrics.turn, stages=dict(metrics.stages),
+                   voice_to_voice_ms=metrics.voice_to_voice_ms, lang=metrics.lang)
+
+
+def load_trace(path: str | os.PathLike) -> tuple[list[Span], dict[int, dict[str, float]]]:
+    """The spans of a Chrome trace file and the per-turn stage ms of its turn_metrics instants."""
+    import json
+
+    from avatar.trace import load_chrome
+
+    spans = load_chrome(path)
+    data = json.loads(Path(path).read_text())
+    events = data["traceEvents"] if isinstance(data, dict) else data
+    metrics: dict[int, dict[str, float]] = {}
+    for e in events:
+        args = e.get("args") or {}
+        if e.get("ph") == "i" and e.get("name") == METRICS_INSTANT and isinstance(args.get("turn"), int):
+            stages = {k: float(v) for k, v in (args.get("stages") or {}).items() if isinstance(v, (int, float))}
+            if isinstance(args.get("voice_to_voice_ms"), (int, float)):
+                stages[VOICE_TO_VOICE] = float(args["voice_to_voice_ms"])
+            metrics[args["turn"]] = stages
+    return spans, metrics
+
+
+def merge_turn_metrics(turns: list[TurnStages], metrics: Mapping[int, Mapping[str, float]]) -> list[TurnStages]:
+    """Add the stages only the metrics know (no span) to each turn; turns without spans are added."""
+    by_turn = {t.turn: t for t in turns}
+    for turn, stages in metrics.items():
+        t = by_turn.setdefault(turn, TurnStages(turn))
+        t.sequence = [(name, ms) for name, ms in stages.items() if stage_key(name) != VOICE_TO_VOICE]
+        for name, ms in stages.items():
+            t.stages.setdefault(stage_key(name), ms)
+    return [by_turn[k] for k in sorted(by_turn)]
 
 
 def stage_stats(per_turn: Iterable[Mapping[str, float]], budgets: Mapping[str, Any] | None = None) -> list[StageStats]:
@@ -140,10 +207,11 @@ def format_table(stats: list[StageStats]) -> str:
 
 # --- one line per turn, for the headless runner -------------------------------------------------
 HEADLESS_COLUMNS = ("endpoint", "asr", "retrieval", "decode", "checks", "tts_first_audio", "output")
+_SHORT = {"endpoint": "endpt", "retrieval": "retr", "tts_first_audio": "tts1st"}
 
 
 def turn_table_header() -> str:
-    cols = " ".join(f"{c[:8]:>8}" for c in HEADLESS_COLUMNS)
+    cols = " ".join(f"{_SHORT.get(c, c):>8}" for c in HEADLESS_COLUMNS)
     return f"{'turn':>4} {'lang':<4} {cols} {'v2v ms':>8}  transcript -> reply"
 
 
@@ -225,19 +293,33 @@ def _pick_turn(turns: list[TurnStages], turn: int | None) -> TurnStages:
     return max(turns, key=lambda t: t.voice_to_voice_ms or sum(t.stages.values()))
 
 
+def _waterfall_bars(turn: TurnStages) -> tuple[list[tuple[str, float, float]], str]:
+    """(name, start ms, duration ms) per bar, and what the x axis counts from."""
+    if turn.sequence:  # the loop's stages, end to end from the last speech sample
+        bars, at = [], 0.0
+        for name, ms in turn.sequence:
+            bars.append((name, at, ms))
+            at += ms
+        return bars, "ms since the end of speech"
+    v2v = next((s for s in turn.spans if stage_key(s.name) == VOICE_TO_VOICE), None)
+    t0 = v2v.start if v2v is not None else turn.start
+    origin = "ms since the end of speech" if v2v is not None else "ms since the turn's first span"
+    return [(s.name, (s.start - t0) * 1000, s.ms) for s in turn.spans if s is not v2v], origin
+
+
 def _draw_waterfall(ax, turn: TurnStages, budgets: Mapping[str, Any]) -> None:
-    spans = [s for s in turn.spans if stage_key(s.name) != VOICE_TO_VOICE]
-    t0 = turn.start
-    for row, s in enumerate(spans):
-        key = stage_key(s.name)
-        left, width = (s.start - t0) * 1000, max(s.ms, 0.5)
+    bars, origin = _waterfall_bars(turn)
+    for row, (name, left, ms) in enumerate(bars):
+        key = stage_key(name)
+        width = max(ms, 0.5)
         ax.barh(row, width, left=left, color=stage_color(key), edgecolor="white", height=0.7)
         budget = stage_budget(key, budgets)
-        over = budget is not None and s.ms > budget
-        ax.text(left + width + 4, row, f"{s.ms:.0f} ms" + (f"  (budget {budget:.0f})" if over else ""),
+        over = budget is not None and ms > budget
+        ax.text(left + width + 4, row, f"{ms:.0f} ms" + (f"  (budget {budget:.0f})" if over else ""),
                 va="center", fontsize=9, color="#b3261e" if over else "#333333")
-    ax.set_yticks(range(len(spans)), [s.name for s in spans])
+    ax.set_yticks(range(len(bars)), [name for name, _, _ in bars])
     ax.invert_yaxis()
+    ax.set_xlim(left=0)
     v2v = turn.voice_to_voice_ms
     turn_budget = stage_budget(VOICE_TO_VOICE, budgets)
     if turn_budget:
@@ -245,10 +327,10 @@ def _draw_waterfall(ax, turn: TurnStages, budgets: Mapping[str, Any]) -> None:
     gap = budgets.get("human_gap")
     if isinstance(gap, (int, float)):
         ax.axvline(gap, color="#2e7d32", linestyle=":", linewidth=1.5, label=f"human gap {gap:.0f} ms")
-    ax.set_xlabel("ms since the turn's first span")
+    ax.set_xlabel(origin)
     extra = f", voice to voice {v2v:.0f} ms" if v2v is not None else ""
     ax.set_title(f"waterfall of turn {turn.turn}{extra}", loc="left")
-    ax.legend(loc="lower right", fontsize=9)
+    ax.legend(loc="upper right", fontsize=9)
     ax.grid(axis="x", alpha=0.3)
 
 
@@ -274,7 +356,11 @@ def _draw_histogram(ax, turns: list[TurnStages], budgets: Mapping[str, Any]) -> 
     if not v2v:  # a trace without a voice-to-voice span: the sum of the stages is the best we have
         v2v = [sum(ms for k, ms in t.stages.items() if not k.startswith("check:")) for t in turns]
         label = "sum of stages"
-    ax.hist(v2v, bins=min(30, max(5, len(v2v) // 2)), color="#4f86c6", edgecolor="white")
+    lo, hi = min(v2v), max(v2v)
+    bins = min(30, max(5, len(v2v) // 2))
+    if hi - lo < 20:  # one turn (or all alike): one bar with some width
+        lo, hi, bins = lo - 10, hi + 10, 1
+    ax.hist(v2v, bins=bins, range=(lo, hi), color="#4f86c6", edgecolor="white")
     turn_budget = stage_budget(VOICE_TO_VOICE, budgets)
     if turn_budget:
         ax.axvline(turn_budget, color="#b3261e", linestyle="--", label=f"budget {turn_budget:.0f}")
@@ -285,5 +371,8 @@ def _draw_histogram(ax, turns: list[TurnStages], budgets: Mapping[str, Any]) -> 
     ax.set_title(f"{label}: p50 {p50:.0f} ms, p95 {p95:.0f} ms (n={len(v2v)})", loc="left")
     ax.set_xlabel("ms")
     ax.set_ylabel("turns")
+    from matplotlib.ticker import MaxNLocator
+
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.legend(fontsize=9)
     ax.grid(axis="y", alpha=0.3)

@@ -5,8 +5,8 @@ canceller asks for the samples that were audible during a captured frame. Gaps a
 """
 from __future__ import annotations
 
+import bisect
 import threading
-from collections import deque
 
 import numpy as np
 
@@ -14,27 +14,36 @@ SAMPLE_RATE = 16000
 
 
 class ReferenceTimeline:
-    def __init__(self, keep_s: float = 5.0) -> None:
+    def __init__(self, keep_s: float = 2.0) -> None:
         self._lock = threading.Lock()  # the sink's thread adds, the capture thread reads
-        self._blocks: deque[tuple[float, np.ndarray]] = deque()
+        self._starts: list[float] = []  # audible time of each block's first sample, ascending
+        self._blocks: list[np.ndarray] = []
         self.keep_s = keep_s
 
     def add(self, pcm: np.ndarray, t_audible: float) -> None:
-        block = np.asarray(pcm, dtype=np.int16).reshape(-1)
+        block = np.array(pcm, dtype=np.int16).reshape(-1)
         if block.size == 0:
             return
         with self._lock:
-            self._blocks.append((float(t_audible), block.copy()))
+            i = bisect.bisect_right(self._starts, float(t_audible))  # blocks normally arrive in order
+            self._starts.insert(i, float(t_audible))
+            self._blocks.insert(i, block)
 
     def read(self, t_start: float, n: int) -> np.ndarray:
         """The `n` samples audible from clock time `t_start` on (zeros where nothing played)."""
         out = np.zeros(n, dtype=np.int16)
         t_end = t_start + n / SAMPLE_RATE
         with self._lock:
-            while self._blocks and self._end(self._blocks[0]) < t_start - self.keep_s:
-                self._blocks.popleft()
-            blocks = [b for b in self._blocks if b[0] < t_end and self._end(b) > t_start]
-        for t_block, pcm in blocks:
+            self._forget_before(t_start - self.keep_s)
+            i = bisect.bisect_left(self._starts, t_end)
+            hits = []
+            while i > 0:  # walk back over the blocks that start before the window ends
+                i -= 1
+                t_block, pcm = self._starts[i], self._blocks[i]
+                if t_block + pcm.size / SAMPLE_RATE <= t_start:
+                    break  # blocks do not overlap: everything earlier ended earlier
+                hits.append((t_block, pcm))
+        for t_block, pcm in hits:
             offset = int(round((t_block - t_start) * SAMPLE_RATE))  # block start relative to out[0]
             src0, dst0 = max(0, -offset), max(0, offset)
             count = min(pcm.size - src0, n - dst0)
@@ -44,8 +53,12 @@ class ReferenceTimeline:
 
     def clear(self) -> None:
         with self._lock:
+            self._starts.clear()
             self._blocks.clear()
 
-    @staticmethod
-    def _end(block: tuple[float, np.ndarray]) -> float:
-        return block[0] + block[1].size / SAMPLE_RATE
+    def _forget_before(self, t: float) -> None:
+        drop = 0
+        while drop < len(self._starts) and self._starts[drop] + self._blocks[drop].size / SAMPLE_RATE < t:
+            drop += 1
+        if drop:
+            del self._starts[:drop], self._blocks[:drop]

@@ -26,7 +26,7 @@ class Room:
     volume_m3: float              # with rt60 it sets how much reverberation reaches the microphone
     rt60_s: float                 # time for the diffuse tail to fall by 60 dB
     distance_m: float             # loudspeaker to microphone (a kiosk: both in one housing)
-    echo_gain_db: float = -6.0    # level of the direct path relative to the played signal
+    echo_gain_db: float = -12.0   # direct path relative to the played signal (echo ~ -30 dBFS: mic headroom)
     directivity: float = 0.5      # loudspeaker gain towards the microphone (it faces the visitor)
     reflections_ms: tuple[float, ...] = ()  # early reflections after the direct path (desk, walls)
     reflection_gain_db: float = -6.0        # first reflection relative to the direct path (later ones weaker)
@@ -47,7 +47,7 @@ ROOMS: dict[str, Room] = {
     "lobby": Room("lobby", volume_m3=1500, rt60_s=1.0, distance_m=0.4, reflections_ms=(2.5, 14.0, 23.0, 31.0)),
     "hall": Room("hall", volume_m3=8000, rt60_s=1.8, distance_m=0.4, reflections_ms=(2.5, 37.0, 55.0, 80.0)),
     # the hard case: a small glass atrium, loudspeaker mounted far from the microphone
-    "atrium": Room("atrium", volume_m3=400, rt60_s=2.0, distance_m=1.2, echo_gain_db=-12.0,
+    "atrium": Room("atrium", volume_m3=400, rt60_s=2.0, distance_m=1.2, echo_gain_db=-20.0,
                    reflections_ms=(4.0, 12.0, 21.0, 33.0)),
 }
 
@@ -94,15 +94,19 @@ def convolve(signal: np.ndarray, h: np.ndarray, n: int | None = None) -> np.ndar
     return out
 
 
-def speech_bounds(pcm: np.ndarray, floor_db: float = 35.0) -> tuple[float, float]:
-    """Seconds of the first and last 10 ms frame within `floor_db` of the clip's loudest frame."""
+def speech_bounds(pcm: np.ndarray, floor_db: float = 20.0) -> tuple[float, float]:
+    """Seconds of the first and last 10 ms frame of speech: 30 ms in a row within `floor_db` of
+    the clip's loudest frame (a lone click does not count)."""
     x = np.asarray(pcm, dtype=np.float64).reshape(-1)
     frames = x[: x.size // 160 * 160].reshape(-1, 160)
-    if frames.size == 0:
-        return 0.0, 0.0
+    if frames.shape[0] < 3:
+        return 0.0, frames.shape[0] * 0.01
     energy = 10 * np.log10(np.mean(frames ** 2, axis=1) + 1e-9)
-    active = np.flatnonzero(energy > energy.max() - floor_db)
-    return active[0] * 0.01, (active[-1] + 1) * 0.01
+    loud = energy > energy.max() - floor_db
+    sustained = np.flatnonzero(loud[:-2] & loud[1:-1] & loud[2:])
+    if sustained.size == 0:
+        return 0.0, frames.shape[0] * 0.01
+    return sustained[0] * 0.01, (sustained[-1] + 3) * 0.01
 
 
 def level_dbfs(pcm: np.ndarray) -> float:

@@ -32,8 +32,8 @@ _TOP_KEYS = {"venue", "fact", "hours"}
 
 # Words a visitor uses for opening-time questions; they make the rendered hours facts findable.
 _HOURS_KEYWORDS = {
-    "de": "heute jetzt noch offen geöffnet öffnungszeiten öffnet schließt zu wann uhr",
-    "en": "today now still open opening hours opens close closes closed when time",
+    "de": "heute jetzt noch lange offen geöffnet öffnungszeiten öffnet schließt zu wann uhr",
+    "en": "today now still long open opening hours opens close closes closed when time",
 }
 
 

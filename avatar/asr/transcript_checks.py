@@ -33,11 +33,10 @@ def normalize(text: str) -> str:
 
 
 def is_hallucination(text: str) -> bool:
+    if text.strip().startswith(("©", "[", "(", "♪", "*")):  # sound descriptions and credits, never speech
+        return True
     norm = normalize(text)
-    if not norm:
-        return False
-    return norm in HALLUCINATIONS or norm.startswith(HALLUCINATION_PREFIXES) or \
-        text.strip().startswith(("©", "[", "(", "♪", "*"))
+    return bool(norm) and (norm in HALLUCINATIONS or norm.startswith(HALLUCINATION_PREFIXES))
 
 
 def compression_ratio(text: str) -> float:
@@ -71,3 +70,12 @@ def cut_loop(text: str) -> str:
         return text
     i, k = found
     return " ".join(words[:i + k])
+
+
+def settle_repeats(text: str) -> tuple[str, bool]:
+    """(text, still suspect). The whole utterance said again and again is cut to one copy (the
+    decoder ran on into the padding); a loop starting mid-sentence stays suspect: decode again."""
+    found = repeated_span(normalize(text).split())
+    if found and found[0] == 0:
+        text, found = cut_loop(text), None
+    return text, found is not None or looks_looped(text)

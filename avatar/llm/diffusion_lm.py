@@ -54,15 +54,16 @@ class DiffusionLM:
     def stream(self, prompt_ids: Sequence[int] | torch.Tensor, options: DecodeOptions | None = None,
                cancel: CancelToken = NEVER, on_step: StepObserver | None = None) -> Iterator[Block]:
         """Committed blocks as soon as each is final (feed them to TTS)."""
-        _check_prompt(prompt_ids)
-        yield from engine.decode(self, prompt_ids, options or self.default_options(), cancel=cancel, on_step=on_step)
+        options = options or self.default_options()
+        self._check_lengths(prompt_ids, options.gen_length)
+        yield from engine.decode(self, prompt_ids, options, cancel=cancel, on_step=on_step)
 
     def generate(self, prompt_ids: Sequence[int] | torch.Tensor, options: DecodeOptions | None = None,
                  cancel: CancelToken = NEVER, on_step: StepObserver | None = None,
                  tracer: Tracer | None = None, turn: int | None = None) -> DecodeResult:
         options = options or self.default_options()
         t0 = now()
-        _check_prompt(prompt_ids)
+        self._check_lengths(prompt_ids, options.gen_length)
         blocks, summary = _drain(engine.decode(self, prompt_ids, options, cancel=cancel, on_step=on_step))
         ids = [t for b in blocks for t in b.token_ids]
         result = DecodeResult(text="".join(b.text for b in blocks), token_ids=ids, steps=summary.steps,
@@ -78,9 +79,9 @@ class DiffusionLM:
                options: DecodeOptions | None = None, cancel: CancelToken = NEVER,
                on_step: StepObserver | None = None) -> InfillResult:
         """Fill the skeleton's slots; its fixed tokens are never changed."""
-        _check_prompt(prompt_ids)
         layout = lay_out(skeleton, self.mask_token_id)
         n = len(layout.answer)
+        self._check_lengths(prompt_ids, n)
         options = replace(options or self.default_options(block_length=n), gen_length=n)
         fillers = [t for t in (*self.eos_token_ids, self.pad_token_id) if t is not None]
         t0 = now()
@@ -99,11 +100,14 @@ class DiffusionLM:
                             slot_texts=[self.decode_text(s) for s in slots], steps=summary.steps,
                             ms=(now() - t0) * 1000.0, answer_ids=answer, names=layout.slot_names)
 
-
-def _check_prompt(prompt_ids: Sequence[int] | torch.Tensor) -> None:
-    # shifted-logit models predict the first answer token from the last prompt position
-    if (prompt_ids.numel() if torch.is_tensor(prompt_ids) else len(prompt_ids)) == 0:
-        raise ConfigError("the prompt is empty", hint="build it with DiffusionLM.chat_prompt(question)")
+    def _check_lengths(self, prompt_ids: Sequence[int] | torch.Tensor, answer_len: int) -> None:
+        p = prompt_ids.numel() if torch.is_tensor(prompt_ids) else len(prompt_ids)
+        if p == 0:  # shifted-logit models predict the first answer token from the last prompt position
+            raise ConfigError("the prompt is empty", hint="build it with DiffusionLM.chat_prompt(question)")
+        limit = getattr(self.model.config, "max_position_embeddings", None)
+        if limit and p + answer_len > limit:
+            raise ConfigError(f"prompt ({p} tokens) + answer ({answer_len}) exceed the model's {limit} positions",
+                              hint="retrieve fewer facts, shorten the history or lower llm.gen_length")
 
 def _drain(gen) -> tuple[list[Block], engine.DecodeSummary]:
     blocks = []

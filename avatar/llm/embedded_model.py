@@ -75,12 +75,16 @@ class AvatarMDLMOutput(ModelOutput):
     loss: torch.Tensor | None = None
 
 
-def _rotary(x: torch.Tensor, pos: torch.Tensor, theta: float) -> torch.Tensor:
-    """Rotate (B, H, T, Dh) by per-row positions pos (B, T)."""
-    dh = x.shape[-1]
-    inv = 1.0 / (theta ** (torch.arange(0, dh, 2, device=x.device, dtype=torch.float32) / dh))
-    ang = pos.to(torch.float32)[:, None, :, None] * inv  # (B, 1, T, Dh/2)
-    cos, sin = ang.cos().to(x.dtype), ang.sin().to(x.dtype)
+def _rotary_angles(pos: torch.Tensor, dh: int, theta: float, dtype: torch.dtype) -> tuple[torch.Tensor, torch.Tensor]:
+    """cos and sin (B, 1, T, Dh/2) for per-row positions pos (B, T); computed once per call, shared by the layers."""
+    inv = 1.0 / (theta ** (torch.arange(0, dh, 2, device=pos.device, dtype=torch.float32) / dh))
+    ang = pos.to(torch.float32)[:, None, :, None] * inv
+    return ang.cos().to(dtype), ang.sin().to(dtype)
+
+
+def _rotary(x: torch.Tensor, rot: tuple[torch.Tensor, torch.Tensor]) -> torch.Tensor:
+    """Rotate (B, H, T, Dh) by the angles of `_rotary_angles`."""
+    cos, sin = rot
     x1, x2 = x[..., 0::2], x[..., 1::2]
     return torch.stack((x1 * cos - x2 * sin, x1 * sin + x2 * cos), dim=-1).flatten(-2)
 
@@ -97,10 +101,10 @@ class Block(nn.Module):
         self.up = nn.Linear(d, 2 * cfg.intermediate_size, bias=False)  # SwiGLU
         self.down = nn.Linear(cfg.intermediate_size, d, bias=False)
 
-    def qkv_heads(self, x: torch.Tensor, pos: torch.Tensor):
+    def qkv_heads(self, x: torch.Tensor, rot: tuple[torch.Tensor, torch.Tensor]):
         b, t, d = x.shape
         q, k, v = self.qkv(self.ln1(x)).view(b, t, 3, self.h, d // self.h).permute(2, 0, 3, 1, 4)
-        return _rotary(q, pos, self.theta), _rotary(k, pos, self.theta), v
+        return _rotary(q, rot), _rotary(k, rot), v
 
     def finish(self, x: torch.Tensor, att: torch.Tensor) -> torch.Tensor:
         b, _, t, _ = att.shape
@@ -139,6 +143,10 @@ class AvatarMDLM(PreTrainedModel):
     def get_input_embeddings(self) -> nn.Module:
         return self.embed
 
+    def _angles(self, pos: torch.Tensor, dtype: torch.dtype) -> tuple[torch.Tensor, torch.Tensor]:
+        c = self.config
+        return _rotary_angles(pos, c.hidden_size // c.num_attention_heads, c.rope_theta, dtype)
+
     # --- prompt --------------------------------------------------------------------------------
     def encode_prompt(self, prompt_ids: torch.Tensor) -> PromptCache:
         """Run the prompt once; `forward(answer_ids, prompt_cache=...)` then reuses it exactly."""
@@ -146,9 +154,10 @@ class AvatarMDLM(PreTrainedModel):
         pos = torch.arange(prompt_ids.shape[1], device=prompt_ids.device).expand_as(prompt_ids)
         x = self.embed(prompt_ids) + self.segment.weight[0]
         mask = key_valid[:, None, None, :]
+        rot = self._angles(pos, x.dtype)
         keys, values = [], []
         for blk in self.blocks:
-            q, k, v = blk.qkv_heads(x, pos)
+            q, k, v = blk.qkv_heads(x, rot)
             keys.append(k)
             values.append(v)
             x = blk.finish(x, F.scaled_dot_product_attention(q, k, v, attn_mask=mask))
@@ -160,21 +169,23 @@ class AvatarMDLM(PreTrainedModel):
         pos = cache.lengths[:, None] + torch.arange(a, device=answer_ids.device)
         x = self.embed(answer_ids) + self.segment.weight[1]
         mask = torch.cat([cache.key_valid, cache.key_valid.new_ones(b, a)], dim=1)[:, None, None, :]
+        rot = self._angles(pos, x.dtype)
         for blk, pk, pv in zip(self.blocks, cache.keys, cache.values):
-            q, k, v = blk.qkv_heads(x, pos)
+            q, k, v = blk.qkv_heads(x, rot)
             att = F.scaled_dot_product_attention(q, torch.cat([pk, k], 2), torch.cat([pv, v], 2), attn_mask=mask)
             x = blk.finish(x, att)
         h = self.ln_f(x)
-        vocab_logp = F.log_softmax(F.linear(h, self.embed.weight).float(), dim=-1)
+        vocab_logits = F.linear(h, self.embed.weight).float()
         if not self.config.copy_head:
-            return vocab_logp
+            return F.log_softmax(vocab_logits, dim=-1)
         # pointer over prompt tokens, scattered onto their vocabulary ids
         scores = self.copy_q(h) @ self.copy_k(cache.hidden).transpose(1, 2) / math.sqrt(h.shape[-1])
         scores = scores.float().masked_fill(~cache.key_valid[:, None, :], float("-inf"))
-        p_copy = torch.zeros_like(vocab_logp).scatter_add_(
-            2, cache.prompt_ids[:, None, :].expand(b, a, -1), scores.softmax(-1))
         g = torch.sigmoid(self.copy_gate(h).float())
-        return torch.logaddexp(vocab_logp + torch.log1p(-g + 1e-6), torch.log(p_copy * g + 1e-12))
+        # p = (1 - g) * softmax(vocab) + g * copy: one pass over the vocabulary, then the log
+        p = vocab_logits.softmax(-1) * (1.0 - g + 1e-6)
+        p.scatter_add_(2, cache.prompt_ids[:, None, :].expand(b, a, -1), scores.softmax(-1) * g)
+        return torch.log(p + 1e-12)
 
     def forward(self, input_ids: torch.Tensor, prompt_len: int | None = None,
                 prompt_cache: PromptCache | None = None, labels: torch.Tensor | None = None,

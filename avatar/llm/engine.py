@@ -133,7 +133,6 @@ def decode(lm: "DiffusionLM", prompt_ids: Sequence[int] | torch.Tensor, options:
         answer = [mask_id] * options.gen_length
     x = torch.tensor([list(answer)], dtype=torch.long, device=device)
     n = x.shape[1]
-    generating = groups is None  # infilling keeps its skeleton: no repetition cut across it
     groups = list(groups) if groups is not None else [(0, n)]
     stop_ids = list(stop_ids) if stop_ids is not None else list(lm.eos_token_ids)
     is_stop = torch.zeros(lm.vocab_size, dtype=torch.bool, device=device)
@@ -151,7 +150,7 @@ def decode(lm: "DiffusionLM", prompt_ids: Sequence[int] | torch.Tensor, options:
         step = 0
         while (masked := x[0, start:end] == mask_id).any():
             cancel.raise_if_cancelled()
-            logits = source.logits(x, start, end).float()
+            logits = source.logits(x, start, end).to(torch.float32, copy=True)  # banned ids are set in place
             steps += 1
             logits[:, banned] = -math.inf
             # 1. predict every masked position of the block
@@ -168,13 +167,17 @@ def decode(lm: "DiffusionLM", prompt_ids: Sequence[int] | torch.Tensor, options:
             else:
                 k = max(1, int((confidence[masked] > options.threshold).sum()))
             # 3. which ones: the most confident (or leftmost / random, for the checks' second decode)
-            rank = {"confidence": confidence,
-                    "left_to_right": -torch.arange(end - start, device=device, dtype=torch.float32),
-                    "random": torch.rand(end - start, generator=gen, device=device)}[options.order]
+            if options.order == "confidence":
+                rank = confidence
+            elif options.order == "left_to_right":
+                rank = -torch.arange(end - start, device=device, dtype=torch.float32)
+            else:
+                rank = torch.rand(end - start, generator=gen, device=device)
             rank = rank.masked_fill(~masked, -math.inf)
             chosen = torch.topk(rank, min(k, left)).indices
             x[0, start + chosen] = predicted[chosen]
-            # 4. a committed stop token ends its group: the rest of the group becomes that token
+            # 4. a committed stop token ends its group: its masked rest becomes that token (and any
+            #    token already committed after it is no longer part of the reply)
             for pos in sorted((start + chosen[is_stop[predicted[chosen]]]).tolist()):
                 g_end = next((ge for gs, ge in groups if gs <= pos < ge), pos + 1)
                 rest = x[0, pos + 1:g_end]
@@ -184,12 +187,15 @@ def decode(lm: "DiffusionLM", prompt_ids: Sequence[int] | torch.Tensor, options:
                 on_step(b, step, x[0].clone())
 
         kept = _kept_positions(x[0], groups, is_stop, end)
-        if options.repetition_guard and generating:
-            cut = loop_cut(x[0, kept].tolist(), search_from=emitted_ids)
-            if cut is not None and cut < len(kept):
-                x[0, kept[cut]:] = stop_ids[0]  # the loop is cut: the reply ends where it began
-                stopped = "repetition"
-                kept = kept[:cut]
+        if options.repetition_guard:  # a group (the reply, or a slot) that fell into a loop ends after one copy
+            for g_start, g_end in groups:
+                if g_start < end and g_end > start:
+                    content = [i for i in kept if g_start <= i < g_end]
+                    cut = loop_cut(x[0, content].tolist(), search_from=sum(i < start for i in content))
+                    if cut is not None and cut < len(content):
+                        x[0, content[cut]:g_end] = stop_ids[0]
+                        stopped = "repetition"
+            kept = _kept_positions(x[0], groups, is_stop, end)
         ids = x[0, kept].tolist()
         text = lm.decode_text(ids)
         finished = not (x[0, end:] == mask_id).any() and not _kept_positions(x[0], groups, is_stop, n)[len(kept):]

@@ -97,6 +97,7 @@ FAMILIES: dict[str, Family] = {f.name: f for f in [
     Family(
         name="avatar-mdlm", description="the project's embedded bilingual model (prompt attends only to itself)",
         attention=PROMPT_CAUSAL, mask_token="<mask>", eos_tokens=("<eos>",), pad_token="<pad>",
+        # system = the facts, each after <fact>; the answerer builds richer prompts with avatar.answer.prompt
         chat_template="<bos>{system}<sep>{user}<sep>", auto_class="AutoModel",
         model_types=("avatar-mdlm",), architectures=("AvatarMDLM",), name_hints=("avatar-mdlm",),
         defaults={"gen_length": 48, "block_length": 16, "threshold": 0.9}, verified=True),

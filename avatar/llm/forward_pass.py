@@ -51,6 +51,7 @@ class ModelForward:
             return PromptCache(self, prompt)
         return PrefixCache(self, prompt, exact=self.family.attention in (CAUSAL_AR_ADAPTED, PROMPT_CAUSAL))
 
+    @torch.no_grad()
     def call(self, ids: torch.Tensor, *, cache: Any = None, past_len: int = 0, use_cache: bool = False,
              prompt_len: int | None = None) -> Any:
         kwargs: dict[str, Any] = {}
@@ -95,8 +96,10 @@ class PromptCache(LogitsSource):
 
     def __init__(self, fwd: ModelForward, prompt: torch.Tensor):
         self.fwd = fwd
-        self.state = fwd.model.encode_prompt(prompt)
+        with torch.no_grad():
+            self.state = fwd.model.encode_prompt(prompt)
 
+    @torch.no_grad()
     def logits(self, answer: torch.Tensor, start: int, end: int) -> torch.Tensor:
         raw = self.fwd.model(input_ids=answer, prompt_cache=self.state).logits[0]
         return raw[start:end]

@@ -3,6 +3,7 @@
 A skeleton is a list of fixed token ids and `Slot`s. Each slot is `max_len` masked positions; a
 filler token (pad or end-of-sequence) ends the slot early and is dropped, so a slot holds 0 to
 `max_len` tokens. The fixed tokens are committed from the start and so can never change.
+An answer template written with the mask id works too: each run of mask ids is one slot.
 """
 from __future__ import annotations
 
@@ -58,8 +59,12 @@ def lay_out(skeleton: Sequence[SkeletonItem], mask_id: int) -> SkeletonLayout:
             names.append(item.name)
             answer.extend([mask_id] * item.max_len)
         elif isinstance(item, int) and not isinstance(item, bool):
-            if item == mask_id:
-                raise ConfigError("a skeleton's fixed tokens may not be the mask token; use Slot(n) for masks")
+            if item == mask_id:  # a run of mask ids is one slot
+                if ranges and ranges[-1][1] == len(answer) and answer[-1] == mask_id and not names[-1]:
+                    ranges[-1] = (ranges[-1][0], len(answer) + 1)
+                else:
+                    ranges.append((len(answer), len(answer) + 1))
+                    names.append("")
             answer.append(item)
         else:
             raise ConfigError(f"a skeleton holds token ids and Slot(max_len) items, got {item!r}")

@@ -66,6 +66,7 @@ class VoiceLoop:
             sink.add_listener(echo_canceller.add_reference)
 
         self.lang = cfg.general.lang  # auto | de | en
+        self._detected_lang = ""
         self.languages = list(cfg.general.languages)
         self.history: list[HistoryTurn] = []
         self.metrics: list[ev.TurnMetrics] = []
@@ -190,7 +191,7 @@ class VoiceLoop:
                 self._voiced = False
                 if self._utt_during_reply and not self._barged:
                     return  # a backchannel over the reply: no turn, no event
-                self._adapt_end_wait()
+                self._adapt_end_wait(self._partial_text)
                 if self.cfg.pipeline.speculative:
                     self._start_job(event.audio_t, speculative=True)
             elif isinstance(event, ev.Resumed):
@@ -217,11 +218,11 @@ class VoiceLoop:
                     self._active = job
         self.emit(event)
 
-    def _adapt_end_wait(self) -> None:
+    def _adapt_end_wait(self, text: str) -> None:
         """Adaptive endpointing: wait less after a complete question, longer after a hesitation."""
-        if self.hesitation is None or not hasattr(self.endpointer, "end_wait_ms"):
+        if self.hesitation is None or not hasattr(self.endpointer, "end_wait_ms") or not text:
             return
-        wait = self.hesitation(self._partial_text)
+        wait = self.hesitation(text)
         if wait is not None:
             self.endpointer.end_wait_ms = wait
 
@@ -310,12 +311,18 @@ class VoiceLoop:
                 info.update(text=tr.text, lang=tr.lang, dropped=tr.dropped)
             job.marks["asr"] = now()
             job.token.raise_if_cancelled()
+            if job.speculative and not job.confirmed.is_set():
+                # the speculative transcript is the best evidence of whether the visitor is done
+                self._adapt_end_wait(tr.text)
             self.emit(ev.FinalTranscript(now(), text=tr.text, lang=tr.lang,
                                          lang_prob=getattr(tr, "lang_prob", 0.0), dropped=tr.dropped))
             if tr.dropped or not tr.text.strip():
                 return
             lang = tr.lang if self.lang == "auto" and tr.lang in self.languages else (
                 self._forced_lang() or self.languages[0])
+            if self.lang == "auto" and lang != self._detected_lang:
+                self._detected_lang = lang
+                self.emit(ev.LanguageChanged(now(), lang=lang))
 
             stage = "answer"
             answer = self._answer(job, tr.text, lang)
@@ -341,7 +348,7 @@ class VoiceLoop:
             history = list(self.history[-self.cfg.answer.history_turns:])
         timeout = self.cfg.pipeline.stage_timeout_s
         try:
-            with self.tracer.span("answer_total", turn=job.id, track="turn"):
+            with self.tracer.span("answer_total", turn=job.id, track="answerer"):
                 return call_with_timeout("answer", lambda: self.answerer.answer(
                     question, lang, history, cancel=job.token, turn=job.id), timeout, job.token)
         except (StageTimeout, Exception) as exc:
@@ -400,13 +407,21 @@ class VoiceLoop:
             self.metrics.append(metrics)
             self.history.append(HistoryTurn(question, answer.reply, answer.lang))
             del self.history[:-max(1, self.cfg.answer.history_turns)]
-        self.tracer.record("voice_to_voice", job.speech_end, audible, turn=job.id, track="turn")
+        self._record_stage_spans(job, metrics.stages)
         self.emit(metrics)
         while self.sink.playing and not job.token.cancelled:  # the reply plays out (barge-in cancels)
             job.token.wait(0.02)
         if not job.token.cancelled:
             self.emit(ev.PlaybackStopped(now(), turn=job.id, reason="done"))
         self._last_activity = now()
+
+    def _record_stage_spans(self, job: TurnJob, stages: dict[str, float]) -> None:
+        """The turn's stages as consecutive spans on track 'turn', so a trace alone shows the waterfall."""
+        t = job.speech_end
+        for name, ms in stages.items():
+            self.tracer.record(name, t, t + ms / 1000, turn=job.id, track="turn")
+            t += ms / 1000
+        self.tracer.record("voice_to_voice", job.speech_end, job.marks["audible"], turn=job.id, track="voice_to_voice")
 
     def _wait_audible(self, job: TurnJob) -> float | None:
         while not job.token.cancelled:

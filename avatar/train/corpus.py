@@ -90,16 +90,21 @@ OFFICES = [("das Bürgerbüro", "the citizens' office", ["Bürgerbüro"], ["citi
 UNKNOWN_TOPICS = {  # questions no synthetic venue can answer
     "de": ["Kann man hier Fahrräder leihen?", "Wie wird das Wetter morgen?", "Gibt es hier eine Apotheke?",
            "Wer hat das Gebäude gebaut?", "Wie viele Besucher kommen pro Jahr?", "Gibt es Führungen auf Chinesisch?",
-           "Wo kann ich hier parken?", "Kann ich hier mit Bitcoin bezahlen?", "Wo ist das nächste Krankenhaus?",
-           "Darf ich meinen Hund mitbringen?", "Wie alt ist das Gebäude?", "Wann ist das Konzert heute Abend?",
-           "Gibt es hier kostenloses WLAN?", "Wie komme ich zum Flughafen?", "Wer ist der Direktor hier?",
-           "Gibt es einen Rabatt für Studenten?", "Wie hoch ist der Turm?", "Kann man hier Geld wechseln?"],
+           "Kann ich hier mit Bitcoin bezahlen?", "Wo ist das nächste Krankenhaus?", "Wie alt ist das Gebäude?",
+           "Wann ist das Konzert heute Abend?", "Wie komme ich zum Flughafen?", "Wie hoch ist der Turm?",
+           "Kann man hier Geld wechseln?", "Wo ist die nächste Tankstelle?", "Gibt es hier ein Kino?",
+           "Wann fährt der Bus zum Stadion?", "Kann ich hier heiraten?", "Wo gibt es hier gutes Eis?"],
     "en": ["Can I rent a bike here?", "What will the weather be like tomorrow?", "Is there a pharmacy here?",
            "Who built this building?", "How many visitors come each year?", "Are there tours in Chinese?",
-           "Where can I park here?", "Can I pay with bitcoin?", "Where is the nearest hospital?",
-           "Can I bring my dog?", "How old is the building?", "When is the concert tonight?",
-           "Is there free wifi here?", "How do I get to the airport?", "Who is the director here?",
-           "Is there a student discount?", "How tall is the tower?", "Can I change money here?"]}
+           "Can I pay with bitcoin?", "Where is the nearest hospital?", "How old is the building?",
+           "When is the concert tonight?", "How do I get to the airport?", "How tall is the tower?",
+           "Can I change money here?", "Where is the nearest petrol station?", "Is there a cinema here?",
+           "When does the bus to the stadium leave?", "Can I get married here?", "Where can I get good ice cream?"]}
+STREETS = ["Marktplatz", "Bahnhofstraße", "Schillerstraße", "Goethestraße", "Lindenallee", "Hauptstraße", "Kirchgasse",
+           "Am Hafen", "Rosenweg", "Bergstraße", "Uferstraße", "Parkstraße", "Domplatz", "Mühlenweg"]
+WIFI_WORDS = ["sonne", "welle", "tanne", "kiesel", "falke", "anker", "wolke", "birke", "feder", "komet"]
+
+
 DECLINE = {"de": ["Das weiß ich leider nicht. Bitte fragen Sie unser Personal.",
                   "Dazu habe ich leider keine Information. Unser Personal hilft Ihnen gern weiter.",
                   "Das kann ich Ihnen leider nicht sagen. Fragen Sie bitte an der Information."],
@@ -143,10 +148,47 @@ def _time(rng: random.Random, h: int, m: int, style: int, lang: str) -> str:
     return f"{h}:{m:02d}"
 
 
-def _price(euros: int, cents: int, lang: str) -> str:
+def _price(euros: int, cents: int, lang: str, style: int = 0) -> str:
     if lang == "de":
-        return f"{euros},{cents:02d} Euro" if cents else f"{euros} Euro"
-    return f"{euros}.{cents:02d} euros" if cents else f"{euros} euros"
+        amount = f"{euros},{cents:02d}" if cents else f"{euros}"
+        return f"{amount} €" if style else f"{amount} Euro"
+    amount = f"{euros}.{cents:02d}" if cents else f"{euros}"
+    return (f"{amount} €", f"€{amount}")[style - 1] if style else f"{amount} euros"
+
+
+def day_hours_text(d: int, hours: tuple[dict, dict] | None, lang: str) -> str:
+    """One weekday's opening hours as a fact sentence (also used by the answerer for a pack's [hours])."""
+    day = DAYS[lang][d]
+    if hours is None:
+        return f"Am {day} haben wir geschlossen." if lang == "de" else f"On {day} we are closed."
+    o, c = hours[0][lang], hours[1][lang]
+    return f"Am {day} haben wir von {o} bis {c} Uhr geöffnet." if lang == "de" else f"On {day} we are open from {o} to {c}."
+
+
+def week_hours_text(hours: list, lang: str) -> str:
+    """The week in one sentence, equal neighbouring days grouped (as knowledge.py words it)."""
+    groups: list[list] = []
+    for d, h in enumerate(hours):
+        key = None if h is None else (h[0][lang], h[1][lang])
+        if groups and groups[-1][2] == key:
+            groups[-1][1] = d
+        else:
+            groups.append([d, d, key])
+    names, parts = DAYS[lang], []
+    to, also = (" bis ", " und ") if lang == "de" else (" to ", " and ")
+    for first, last, key in groups:
+        days = names[first] if first == last else f"{names[first]}{also if last == first + 1 else to}{names[last]}"
+        if lang == "de":
+            parts.append(f"{days} von {key[0]} bis {key[1]} Uhr" if key else f"{days} geschlossen")
+        else:
+            parts.append(f"{days} from {key[0]} to {key[1]}" if key else f"{days} closed")
+    return ("Unsere Öffnungszeiten: " if lang == "de" else "Our opening hours: ") + "; ".join(parts) + "."
+
+
+def _join(items: list[str], lang: str) -> str:
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + (" und " if lang == "de" else " and ") + items[-1]
 
 
 def _name(rng: random.Random) -> str:
@@ -165,6 +207,7 @@ class Venue:
         self.name = {"de": f"{KIND_NAMES[self.kind][0][i]} {place}", "en": f"{place} {KIND_NAMES[self.kind][1][i]}"}
         self.noun = {"de": noun_de, "en": self.noun_en}
         self.time_style = rng.randrange(3)
+        self.price_style = rng.choice([0, 1, 1, 2])
         self.items: list[Item] = []
         self._hours()
         self._prices()
@@ -172,49 +215,85 @@ class Venue:
         {"museum": self._exhibitions, "station": self._departures, "hotel": self._hotel,
          "library": self._library, "fair": self._exhibitors, "townhall": self._offices}[self.kind]()
         self._contact()
+        self._services()
 
-    def t(self, h: int, m: int, lang: str) -> str:
+    def t(self, h: int, m: int, lang: str, bare: bool = False) -> str:
+        """A time in this venue's style; bare = German without "Uhr" (it follows a range: "von 9 bis 17 Uhr")."""
+        if bare and lang == "de":
+            return f"{h}:{m:02d}" if (m or self.time_style != 1) else f"{h}"
         return _time(self.rng, h, m, self.time_style, lang)
 
     def _hours(self) -> None:
+        """Per-day facts (the answerer renders a pack's [hours] the same way), plus the pack's
+        "today" and grouped "week" facts (avatar/answer/knowledge.py words them like this)."""
         rng, noun = self.rng, self.noun
         open_h, close_h = rng.choice([8, 9, 10, 11]), rng.choice([16, 17, 18, 19, 20, 22])
         open_m = rng.choice([0, 0, 0, 30])
         closed = set(rng.sample(range(7), rng.choice([0, 1, 1, 2])))
+        self.hours: list[tuple[dict, dict] | None] = []
+        for d in range(7):
+            if d in closed:
+                self.hours.append(None)
+                continue
+            oh = open_h + (1 if d >= 5 and rng.random() < 0.5 else 0)
+            ch = close_h - (2 if d >= 5 and rng.random() < 0.5 else 0)
+            self.hours.append(({lang: self.t(oh, open_m, lang, bare=True) for lang in ("de", "en")},
+                               {lang: self.t(ch, 0, lang, bare=True) for lang in ("de", "en")}))
         for d in range(7):
             day = {lang: DAYS[lang][d] for lang in ("de", "en")}
-            key = f"day{d}"
             q = {"de": [f"Wann hat {noun['de']} am {day['de']} geöffnet?", f"Wie lange ist am {day['de']} offen?",
-                        f"Habt ihr am {day['de']} auf?", f"Öffnungszeiten am {day['de']}?",
+                        f"Habt ihr am {day['de']} auf?", f"Öffnungszeiten am {day['de']}?", f"Wann habt ihr {day['de']}s offen?",
                         f"Bis wann ist am {day['de']} geöffnet?", f"Ist {noun['de']} am {day['de']} offen?"],
                  "en": [f"When is {noun['en']} open on {day['en']}?", f"What are the opening hours on {day['en']}?",
-                        f"Are you open on {day['en']}?", f"How long are you open on {day['en']}?",
+                        f"Are you open on {day['en']}?", f"How long are you open on {day['en']}?", f"Opening times on {day['en']}s?",
                         f"Is {noun['en']} open on {day['en']}?", f"What time do you close on {day['en']}?"]}
-            if d in closed:
-                fact = {"de": f"Am {day['de']} ist {noun['de']} geschlossen.", "en": f"On {day['en']}, {noun['en']} is closed."}
-                reply = {"de": [f"Am {day['de']} ist {noun['de']} geschlossen.", f"Am {day['de']} haben wir leider geschlossen."],
-                         "en": [f"On {day['en']}, {noun['en']} is closed.", f"Sorry, we are closed on {day['en']}."]}
+            fact = {lang: day_hours_text(d, self.hours[d], lang) for lang in ("de", "en")}
+            if self.hours[d] is None:
+                reply = {"de": [fact["de"], f"Am {day['de']} ist {noun['de']} geschlossen."],
+                         "en": [fact["en"], f"Sorry, we are closed on {day['en']}."]}
                 values = {"de": [day["de"], "geschlossen"], "en": [day["en"], "closed"]}
             else:
-                oh, om = open_h + (1 if d >= 5 and rng.random() < 0.5 else 0), open_m
-                ch = close_h - (2 if d >= 5 and rng.random() < 0.5 else 0)
-                o = {lang: self.t(oh, om, lang) for lang in ("de", "en")}
-                c = {lang: self.t(ch, 0, lang) for lang in ("de", "en")}
-                o_de = o["de"].replace(" Uhr", "")  # "von 10 bis 18 Uhr"
-                fact = {"de": f"Am {day['de']} ist {noun['de']} von {o_de} bis {c['de']} geöffnet.",
-                        "en": f"On {day['en']}, {noun['en']} is open from {o['en']} to {c['en']}."}
-                reply = {"de": [f"Am {day['de']} haben wir von {o_de} bis {c['de']} geöffnet.",
-                                f"Am {day['de']} ist {noun['de']} von {o_de} bis {c['de']} geöffnet."],
-                         "en": [f"On {day['en']} we are open from {o['en']} to {c['en']}.",
-                                f"On {day['en']}, {noun['en']} is open from {o['en']} to {c['en']}."]}
-                values = {"de": [o_de, c["de"]], "en": [o["en"], c["en"]]}
-            self.items.append(Item("hours", fact, q, reply, values, key=key))
+                (o, c) = self.hours[d]
+                reply = {"de": [fact["de"], f"Am {day['de']} ist {noun['de']} von {o['de']} bis {c['de']} Uhr geöffnet."],
+                         "en": [fact["en"], f"On {day['en']}, {noun['en']} is open from {o['en']} to {c['en']}."]}
+                values = {"de": [o["de"], c["de"]], "en": [o["en"], c["en"]]}
+            self.items.append(Item("hours", fact, q, reply, values, key=f"day{d}"))
+        week = {lang: week_hours_text(self.hours, lang) for lang in ("de", "en")}
+        self.items.append(Item("hours_week", week,
+            {"de": ["Wann habt ihr geöffnet?", "Wie sind die Öffnungszeiten?", "Öffnungszeiten?", "Wann ist geöffnet?",
+                    f"Wann hat {noun['de']} offen?", "Wann kann ich kommen?"],
+             "en": ["When are you open?", "What are the opening hours?", "Opening hours?", "When can I visit?",
+                    f"When is {noun['en']} open?", "What are your hours?"]},
+            {lang: [week[lang]] for lang in ("de", "en")},
+            {lang: [x for h in self.hours if h for x in (h[0][lang], h[1][lang])][:2] for lang in ("de", "en")}))
+
+    def today_item(self, d: int) -> Item:
+        """The pack's "today" fact for weekday d and the question about it."""
+        h = self.hours[d]
+        day = {lang: DAYS[lang][d] for lang in ("de", "en")}
+        if h is None:
+            fact = {"de": f"Heute, am {day['de']}, haben wir geschlossen.", "en": f"Today, {day['en']}, we are closed."}
+            reply = {"de": ["Heute haben wir leider geschlossen.", f"Heute, am {day['de']}, haben wir geschlossen."],
+                     "en": ["Sorry, we are closed today.", f"Today, {day['en']}, we are closed."]}
+            values = {"de": ["geschlossen"], "en": ["closed"]}
+        else:
+            o, c = h
+            fact = {"de": f"Heute, am {day['de']}, haben wir von {o['de']} bis {c['de']} Uhr geöffnet.",
+                    "en": f"Today, {day['en']}, we are open from {o['en']} to {c['en']}."}
+            reply = {"de": [f"Heute haben wir von {o['de']} bis {c['de']} Uhr geöffnet.", fact["de"]],
+                     "en": [f"Today we are open from {o['en']} to {c['en']}.", fact["en"]]}
+            values = {"de": [o["de"], c["de"]], "en": [o["en"], c["en"]]}
+        q = {"de": [f"Wann hat {self.noun['de']} heute geöffnet?", "Habt ihr heute offen?", "Bis wann ist heute geöffnet?",
+                    "Wie lange ist heute offen?", "Ist heute geöffnet?", "Wann macht ihr heute zu?"],
+             "en": [f"When is {self.noun['en']} open today?", "Are you open today?", "What time do you close today?",
+                    "How long are you open today?", "Is it open today?", "When do you close today?"]}
+        return Item("hours_today", fact, q, reply, values)
 
     def _prices(self) -> None:
         rng = self.rng
         if self.kind == "station":
             e, c = rng.randint(3, 12), rng.choice([0, 50, 90])
-            p = {lang: _price(e, c, lang) for lang in ("de", "en")}
+            p = {lang: _price(e, c, lang, self.price_style) for lang in ("de", "en")}
             self.items.append(Item("prices",
                 {"de": f"Eine Tageskarte für den Nahverkehr kostet {p['de']}.", "en": f"A day ticket for local transport costs {p['en']}."},
                 {"de": ["Was kostet eine Tageskarte?", "Wie teuer ist ein Tagesticket?", "Was kostet ein Ticket für den ganzen Tag?"],
@@ -228,8 +307,8 @@ class Venue:
             self.kind, ("Der Eintritt kostet", "Admission costs", "", ""))
         e = rng.randint(60, 180) if self.kind == "hotel" else rng.randint(2, 38)
         c = rng.choice([0, 0, 50, 90]) if self.kind != "hotel" else 0
-        p = {lang: _price(e, c, lang) for lang in ("de", "en")}
-        r = {lang: _price(max(1, e // 2), 0, lang) for lang in ("de", "en")}
+        p = {lang: _price(e, c, lang, self.price_style) for lang in ("de", "en")}
+        r = {lang: _price(max(1, e // 2), 0, lang, self.price_style) for lang in ("de", "en")}
         per_de, per_en = (" " + what[2]) if what[2] else "", (" " + what[3]) if what[3] else ""
         fact = {"de": f"{what[0]} {p['de']}{per_de}.", "en": f"{what[1]} {p['en']}{per_en}."}
         values = {"de": [p["de"]], "en": [p["en"]]}
@@ -259,25 +338,35 @@ class Venue:
         rng = self.rng
         chosen = rng.sample(AMENITIES, rng.randint(4, 8))
         self.absent = [a for a in AMENITIES if a not in chosen]
-        for de, de_pl, qde, en, en_pl, qen in chosen:
-            floor = rng.choice(FLOORS)
+        grouped = rng.random() < 0.35  # "Im Untergeschoss sind die Garderobe, die Schließfächer und die Toiletten."
+        floors = rng.sample(FLOORS, 3)
+        placed = [(a, rng.choice(floors) if grouped else rng.choice(FLOORS)) for a in chosen]
+        for (de, de_pl, qde, en, en_pl, qen), floor in placed:
             spot = rng.choice([s for s in SPOTS if en.split()[-1] not in s[1]])  # not "the café, next to the café"
             is_de, is_en = ("sind" if de_pl else "ist"), ("are" if en_pl else "is")
             De = de[0].upper() + de[1:]
             En = en[0].upper() + en[1:]
-            fact = {"de": f"{De} {is_de} {floor[0]}, {spot[0]}.", "en": f"{En} {is_en} {floor[1]}, {spot[1]}."}
-            if rng.random() < 0.3:
-                fact = {"de": f"{De} befinde{'n' if de_pl else 't'} sich {floor[0]} {spot[0]}.",
-                        "en": f"You will find {en} {floor[1]}, {spot[1]}."}
+            if grouped:
+                mates = [a for a, f in placed if f == floor]
+                plural = len(mates) > 1 or de_pl
+                fact = {"de": f"{floor[0][0].upper() + floor[0][1:]} {'sind' if plural else 'ist'} {_join([m[0] for m in mates], 'de')}.",
+                        "en": f"{_join([m[3] for m in mates], 'en').capitalize()} {'are' if len(mates) > 1 or en_pl else 'is'} {floor[1]}."}
+                reply = {"de": [f"{De} {is_de} {floor[0]}."], "en": [f"{En} {is_en} {floor[1]}."]}
+                values = {"de": [floor[0]], "en": [floor[1]]}
+            else:
+                fact = {"de": f"{De} {is_de} {floor[0]}, {spot[0]}.", "en": f"{En} {is_en} {floor[1]}, {spot[1]}."}
+                if rng.random() < 0.3:
+                    fact = {"de": f"{De} befinde{'n' if de_pl else 't'} sich {floor[0]} {spot[0]}.",
+                            "en": f"You will find {en} {floor[1]}, {spot[1]}."}
+                reply = {"de": [f"{De} {is_de} {floor[0]}, {spot[0]}."], "en": [f"{En} {is_en} {floor[1]}, {spot[1]}."]}
+                values = {"de": [floor[0], spot[0]], "en": [floor[1], spot[1]]}
             w_de, w_en = rng.choice(qde), rng.choice(qen)
             q = {"de": [f"Wo {is_de} {de}?", f"Wo finde ich {w_de}?", f"Wo ist hier {w_de}?", f"Gibt es hier {w_de}?",
                         f"Ich suche {w_de}.", f"Entschuldigung, wo {is_de} {de}?"],
                  "en": [f"Where {is_en} {en}?", f"Where can I find the {w_en.removeprefix('the ')}?",
                         f"Is there a {w_en.removeprefix('the ')} here?", f"I'm looking for the {w_en.removeprefix('the ')}.",
                         f"Excuse me, where {is_en} {en}?", f"Where is the {w_en.removeprefix('the ')}?"]}
-            reply = {"de": [f"{De} {is_de} {floor[0]}, {spot[0]}."], "en": [f"{En} {is_en} {floor[1]}, {spot[1]}."]}
-            self.items.append(Item("amenities", fact, q, reply,
-                                   {"de": [floor[0], spot[0]], "en": [floor[1], spot[1]]}, key=en))
+            self.items.append(Item("amenities", fact, q, reply, values, key=en))
 
     def _exhibitions(self) -> None:
         rng = self.rng
@@ -385,6 +474,61 @@ class Venue:
             reply = {"de": [f"{De} ist in Zimmer {room} {floor[0]}."], "en": [f"{en[0].upper() + en[1:]} is in room {room} {floor[1]}."]}
             self.items.append(Item("offices", fact, q, reply, {"de": [f"Zimmer {room}"], "en": [f"room {room}"]}, key=en))
 
+    def _services(self) -> None:
+        """Sample-pack-like facts of free form; the reply says the fact as it stands. Absent ones are declined."""
+        rng, noun, name = self.rng, self.noun, self.name
+        Noun = {lang: n[0].upper() + n[1:] for lang, n in noun.items()}
+        street, n = rng.choice(STREETS), rng.randint(1, 60)
+        line, stop = rng.randint(1, 19), rng.choice(STREETS).removesuffix("straße").removesuffix("platz") + rng.choice(["platz", "", " Mitte"])
+        pstreet, minutes = rng.choice(STREETS), rng.randint(2, 9)
+        net, pw = name["de"].split()[-1] + "-Gast", f"{rng.choice(WIFI_WORDS)}{rng.randint(10, 99)}"
+        dogs, photos, cards = rng.random() < 0.5, rng.random() < 0.6, rng.random() < 0.8
+        guide = _price(rng.randint(2, 5), 0, "de", self.price_style), _price(rng.randint(2, 5), 0, "en", self.price_style)
+        spec = [  # topic, fact de/en, questions de/en, values de/en, question that has no answer without this fact
+            ("address", f"{Noun['de']} liegt in der {street} {n}.", f"{Noun['en']} is at {street} {n}.",
+             ["Wie ist die Adresse?", f"Wo liegt {noun['de']}?", "Wo seid ihr genau?"],
+             ["What is the address?", f"Where is {noun['en']}?", "Where exactly are you?"], [f"{street} {n}"], [f"{street} {n}"]),
+            ("tram", f"Mit der Straßenbahn fahren Sie mit der Linie {line} bis zur Haltestelle {stop}.",
+             f"By tram, take line {line} to the {stop} stop.",
+             ["Welche Straßenbahn fährt hierher?", "Wie komme ich mit der Bahn hierher?", "Welche Linie muss ich nehmen?"],
+             ["Which tram goes here?", "How do I get here by tram?", "Which line do I take?"], [f"Linie {line}", stop], [f"line {line}", stop]),
+            ("parking", f"Das nächste Parkhaus ist in der {pstreet}, {minutes} Minuten entfernt.",
+             f"The nearest car park is in {pstreet}, {minutes} minutes away.",
+             ["Wo kann ich parken?", "Gibt es hier einen Parkplatz?", "Wo ist das Parkhaus?"],
+             ["Where can I park?", "Is there a car park?", "Where is the parking?"], [pstreet], [pstreet]),
+            ("wifi", f"Das WLAN heißt {net}, das Passwort lautet {pw}.", f"The Wi-Fi network is called {net} and the password is {pw}.",
+             ["Gibt es hier WLAN?", "Wie ist das WLAN-Passwort?", "Habt ihr Internet?"],
+             ["Is there wifi here?", "What is the wifi password?", "Do you have internet?"], [net, pw], [net, pw]),
+            ("dogs", "Hunde sind erlaubt, aber bitte an der Leine." if dogs else "Hunde dürfen leider nicht hinein, Assistenzhunde sind willkommen.",
+             "Dogs are welcome on a lead." if dogs else "Unfortunately dogs are not allowed; assistance dogs are welcome.",
+             ["Darf ich meinen Hund mitbringen?", "Sind Hunde erlaubt?", "Kann mein Hund mit rein?"],
+             ["Can I bring my dog?", "Are dogs allowed?", "Can my dog come in?"],
+             ["Leine"] if dogs else ["nicht"], ["lead"] if dogs else ["not allowed"]),
+            ("photos", "Fotografieren ist erlaubt, aber bitte ohne Blitz." if photos else "Fotografieren ist hier leider nicht erlaubt.",
+             "Taking photos is allowed, but please without flash." if photos else "Unfortunately taking photos is not allowed here.",
+             ["Darf man hier fotografieren?", "Kann ich Fotos machen?", "Ist Fotografieren erlaubt?"],
+             ["Can I take photos?", "Is photography allowed?", "Am I allowed to take pictures?"],
+             ["ohne Blitz"] if photos else ["nicht erlaubt"], ["without flash"] if photos else ["not allowed"]),
+            ("payment", "Sie können bar oder mit Karte bezahlen, auch kontaktlos." if cards else "Sie können hier leider nur bar bezahlen.",
+             "You can pay cash or by card, contactless too." if cards else "Unfortunately you can only pay cash here.",
+             ["Kann ich mit Karte zahlen?", "Nehmt ihr Kreditkarten?", "Wie kann ich bezahlen?"],
+             ["Can I pay by card?", "Do you take credit cards?", "How can I pay?"],
+             ["Karte"] if cards else ["nur bar"], ["card"] if cards else ["only pay cash"]),
+            ("audioguide", f"Einen Audioguide auf Deutsch und Englisch leihen Sie an der Kasse für {guide[0]}.",
+             f"You can borrow an audio guide in German and English at the ticket desk for {guide[1]}.",
+             ["Gibt es einen Audioguide?", "Was kostet der Audioguide?", "Kann ich einen Audioguide leihen?"],
+             ["Is there an audio guide?", "How much is the audio guide?", "Can I borrow an audio guide?"], [guide[0]], [guide[1]]),
+            ("access", f"{Noun['de']} ist barrierefrei. An der Kasse können Sie kostenlos einen Rollstuhl ausleihen.",
+             f"{Noun['en']} is accessible without steps. You can borrow a wheelchair at the ticket desk free of charge.",
+             ["Ist das barrierefrei?", "Kann ich einen Rollstuhl leihen?", "Komme ich mit dem Rollstuhl rein?"],
+             ["Is it wheelchair accessible?", "Can I borrow a wheelchair?", "Is there step-free access?"], ["barrierefrei"], ["accessible"]),
+        ]
+        self.absent_services = []
+        for topic, f_de, f_en, q_de, q_en, v_de, v_en in spec:
+            item = Item(topic, {"de": f_de, "en": f_en}, {"de": q_de, "en": q_en}, {"de": [f_de], "en": [f_en]},
+                        {"de": v_de, "en": v_en})
+            (self.items if rng.random() < 0.6 else self.absent_services).append(item)
+
     def _contact(self) -> None:
         rng = self.rng
         phone = f"0{rng.randint(30, 999)} {rng.randint(10000, 9999999)}"
@@ -487,7 +631,7 @@ def _prompt_facts(rng: random.Random, venue: Venue, targets: list[Item], lang: s
     pool = rng.sample(same, min(len(same), rng.randint(0, extra))) if same else []
     rest = [i for i in others if i not in pool]
     pool += rng.sample(rest, max(0, min(len(rest), extra - len(pool))))
-    facts = [i.fact[lang] for i in targets + pool[:extra]]
+    facts = list(dict.fromkeys(i.fact[lang] for i in targets + pool[:extra]))  # grouped facts repeat
     rng.shuffle(facts)
     return facts
 
@@ -517,17 +661,12 @@ def make_example(rng: random.Random, venue: Venue, lang: str | None = None) -> E
 
 
 def _today(rng: random.Random, venue: Venue, lang: str) -> Example:
-    d = rng.randrange(7)
-    item = next(i for i in venue.items if i.key == f"day{d}")
-    today = {"de": f"Heute ist {DAYS['de'][d]}.", "en": f"Today is {DAYS['en'][d]}."}[lang]
-    facts = _prompt_facts(rng, venue, [item], lang, rng.randint(1, 2)) + [today]
+    item = venue.today_item(rng.randrange(7))
+    week = next(i for i in venue.items if i.topic == "hours_week")
+    facts = [item.fact[lang]] + ([week.fact[lang]] if rng.random() < 0.6 else [])
+    facts += [i.fact[lang] for i in rng.sample(venue.items, rng.randint(0, 1))]
     rng.shuffle(facts)
-    q = rng.choice({"de": [f"Wann hat {venue.noun['de']} heute geöffnet?", "Habt ihr heute offen?", "Bis wann ist heute geöffnet?",
-                           "Wie lange ist heute offen?"],
-                    "en": [f"When is {venue.noun['en']} open today?", "Are you open today?", "What time do you close today?",
-                           "How long are you open today?"]}[lang])
-    reply = rng.choice(item.reply[lang])
-    return Example(lang, facts, asr_style(q, lang, rng) if rng.random() < 0.5 else q, reply, item.mood, "fact",
+    return Example(lang, facts, _ask(rng, item, lang), rng.choice(item.reply[lang]), item.mood, "fact",
                    values=item.values[lang])
 
 
@@ -571,6 +710,8 @@ def _decline(rng: random.Random, venue: Venue, lang: str) -> Example:
         firm = rng.choice(venue.absent_firms)
         q = {"de": f"Wo finde ich {firm}?", "en": f"Where can I find {firm}?"}[lang]
         topic = "exhibitors"
+    elif r < 0.8 and venue.absent_services:
+        q, topic = rng.choice(rng.choice(venue.absent_services).questions[lang]), ""
     else:
         q, topic = rng.choice(UNKNOWN_TOPICS[lang]), ""
     near = [i for i in venue.items if i.topic == topic] or venue.items

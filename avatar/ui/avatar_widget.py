@@ -13,8 +13,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer
-from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QRadialGradient
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt, QTimer
+from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QPixmap, QRadialGradient
 from PySide6.QtWidgets import QWidget
 
 from avatar.paths import assets_dir
@@ -101,9 +101,12 @@ class AvatarWidget(QWidget):
         self._state_since = now()
         self._next_blink = now() + random.uniform(*self._blink_every)
         self._rng = random.Random(7)
+        self._glow_cache: dict[tuple, QPixmap] = {}
+        self._origin = QPointF(0, 0)
         self.setMinimumSize(200, 240)
         self._timer = QTimer(self)
-        self._timer.setInterval(int(1000 / max(1, int(timing.get("fps", 30)))))
+        self._busy_interval = int(1000 / max(1, int(timing.get("fps", 30))))
+        self._timer.setInterval(self._busy_interval)
         self._timer.timeout.connect(self._tick)
         self._timer.start()
 
@@ -160,7 +163,19 @@ class AvatarWidget(QWidget):
         if t > self._next_blink + self._blink_s:
             self._next_blink = t + self._rng.uniform(*self._blink_every)
         if self.isVisible():
-            self.update()
+            self.update(self.character_rect())
+        # lip-sync needs the full rate; idling (breath, blinks) looks the same at half of it
+        interval = self._busy_interval if self.state != "idle" or self._cues else self._busy_interval * 2
+        if self._timer.interval() != interval:
+            self._timer.setInterval(interval)
+
+    def character_rect(self) -> QRect:
+        """The part of the widget the character (with its halo) covers: all a frame repaints."""
+        scale = min(self.width() / 400.0, self.height() / 480.0)
+        x0 = (self.width() - 400 * scale) / 2
+        y0 = (self.height() - 480 * scale) / 2
+        margin = 20 * scale
+        return QRect(int(x0 - margin), int(y0 - margin), int(440 * scale) + 2, int(520 * scale) + 2)
 
     def _blink_amount(self, t: float) -> float:
         """0 = eyes open, 1 = closed."""
@@ -175,10 +190,11 @@ class AvatarWidget(QWidget):
         p = QPainter(self)
         p.setRenderHint(QPainter.Antialiasing)
         scale = min(self.width() / 400.0, self.height() / 480.0)
-        p.translate((self.width() - 400 * scale) / 2, (self.height() - 480 * scale) / 2)
+        self._origin = QPointF((self.width() - 400 * scale) / 2, (self.height() - 480 * scale) / 2)
+        self._draw_glow(p, t, scale)
+        p.translate(self._origin)
         p.scale(scale, scale)
         breath = math.sin(2 * math.pi * t / self._breath_s)
-        self._draw_glow(p, t)
         self._draw_body(p, breath)
         head_dy = 1.5 * breath
         if self.gesture == "nod" and self.state == "speaking":
@@ -201,23 +217,41 @@ class AvatarWidget(QWidget):
     def _c(self, name: str) -> QColor:
         return self.palette_colors[name]
 
-    def _draw_glow(self, p: QPainter, t: float) -> None:
-        color = QColor(self.glow_colors.get(self.state, self.glow_colors["idle"]))
+    def _draw_glow(self, p: QPainter, t: float, scale: float) -> None:
+        """The halo, from a pixmap rendered once per state and size (a radial gradient per frame
+        cost more than the whole character); it pulses through its opacity."""
+        key = (self.state, round(scale, 3))
+        if key not in self._glow_cache:
+            self._glow_cache.clear()
+            self._glow_cache[key] = self._render_glow(scale)
+        pixmap = self._glow_cache[key]
         pulse = 0.5 + 0.5 * math.sin(t * (4.0 if self.state == "listening" else 1.5))
-        radius = 205 + (10 * pulse if self.state in ("listening", "speaking") else 4 * pulse)
-        grad = QRadialGradient(QPointF(200, 230), radius)
-        inner = QColor(color)
-        inner.setAlpha(110)
-        mid = QColor(color)
-        mid.setAlpha(45)
-        outer = QColor(color)
-        outer.setAlpha(0)
-        grad.setColorAt(0.0, inner)
-        grad.setColorAt(0.6, mid)
-        grad.setColorAt(1.0, outer)
-        p.setPen(Qt.NoPen)
-        p.setBrush(QBrush(grad))
-        p.drawEllipse(QPointF(200, 230), radius, radius)
+        depth = 0.35 if self.state in ("listening", "speaking") else 0.15
+        p.save()
+        p.resetTransform()
+        p.setOpacity(1.0 - depth + depth * pulse)
+        center = self._origin + QPointF(200 * scale, 230 * scale)
+        p.drawPixmap(int(center.x() - pixmap.width() / 2), int(center.y() - pixmap.height() / 2), pixmap)
+        p.restore()
+
+    def _render_glow(self, scale: float) -> QPixmap:
+        radius = 215 * scale
+        size = int(2 * radius) + 2
+        pixmap = QPixmap(size, size)
+        pixmap.fill(Qt.transparent)
+        color = QColor(self.glow_colors.get(self.state, self.glow_colors["idle"]))
+        grad = QRadialGradient(QPointF(size / 2, size / 2), radius)
+        for at, alpha in ((0.0, 110), (0.6, 45), (1.0, 0)):
+            c = QColor(color)
+            c.setAlpha(alpha)
+            grad.setColorAt(at, c)
+        gp = QPainter(pixmap)
+        gp.setRenderHint(QPainter.Antialiasing)
+        gp.setPen(Qt.NoPen)
+        gp.setBrush(QBrush(grad))
+        gp.drawEllipse(QPointF(size / 2, size / 2), radius, radius)
+        gp.end()
+        return pixmap
 
     def _draw_body(self, p: QPainter, breath: float) -> None:
         rise = 2.5 * breath
@@ -388,7 +422,9 @@ class AvatarWidget(QWidget):
         p.restore()
 
     def _draw_gesture(self, p: QPainter, t: float) -> None:
-        gesture = self.gesture or ("point_up" if self.mood == "info" and self.state == "speaking" else "")
+        if self.state != "speaking":
+            return  # gestures go with the words
+        gesture = self.gesture or ("point_up" if self.mood == "info" else "")
         if not gesture:
             return
         if gesture in ("wave", "greet", "hello"):

@@ -15,7 +15,7 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
 from avatar.events import TurnMetrics
-from avatar.report import VOICE_TO_VOICE, stage_budget, stage_key, stage_sort_key
+from avatar.report import VOICE_TO_VOICE, is_stage_span, stage_budget, stage_key, stage_sort_key
 from avatar.trace import Span
 from avatar.ui.strings import Strings
 
@@ -66,8 +66,8 @@ class HudModel:
 
     def add_span(self, span: Span) -> None:
         """A stage span of a turn: shown live, before the turn's metrics arrive."""
-        if span.turn is None:
-            return
+        if not is_stage_span(span):
+            return  # no turn, or it would count a stage twice (see avatar.report.is_stage_span)
         r = self._record(int(span.turn))
         if r.finished:
             return  # the metrics are authoritative once in
@@ -152,8 +152,9 @@ def bar_color(ms: float, budget: float | None) -> QColor:
 
 
 class HudWidget(QWidget):
-    ROW_H = 24
+    ROW_H = 21
     WIDTH = 470
+    VALUE_W = 96
 
     def __init__(self, model: HudModel, strings: Strings, parent: QWidget | None = None):
         super().__init__(parent)
@@ -184,8 +185,8 @@ class HudWidget(QWidget):
         p.setPen(Qt.NoPen)
         p.setBrush(QColor(8, 14, 24, 215))
         p.drawRoundedRect(QRectF(0, 0, self.width(), self.height()), 14, 14)
-        pad, label_w = 14, 132
-        bar_x, bar_w = pad + label_w, self.width() - 2 * pad - label_w - 78
+        pad, label_w = 14, 138
+        bar_x, bar_w = pad + label_w, self.width() - 2 * pad - label_w - self.VALUE_W
         title = QFont(self.font())
         title.setPointSizeF(11.5)
         title.setBold(True)
@@ -205,7 +206,7 @@ class HudWidget(QWidget):
         if not m.rows():
             y += self.ROW_H
         y += 6
-        self._voice_to_voice(p, r, pad, y, bar_w + label_w + 78)
+        self._voice_to_voice(p, r, pad, y, self.width() - 2 * pad)
         y += 70
         p.setFont(small)
         p.setPen(QColor("#c9d4df"))
@@ -228,7 +229,8 @@ class HudWidget(QWidget):
     def _stage_bar(self, p: QPainter, row: StageRow, pad: float, y: float, label_w: float,
                    bar_x: float, bar_w: float) -> None:
         p.setPen(QColor("#c9d4df"))
-        p.drawText(QRectF(pad, y, label_w - 6, self.ROW_H - 4), Qt.AlignLeft | Qt.AlignVCenter, self.label_for(row.key))
+        label = p.fontMetrics().elidedText(self.label_for(row.key), Qt.ElideRight, int(label_w - 8))
+        p.drawText(QRectF(pad, y, label_w - 6, self.ROW_H - 4), Qt.AlignLeft | Qt.AlignVCenter, label)
         # the budget sits at 2/3 of the bar, so overruns up to 1.5x stay visible
         scale = bar_w / (row.budget * 1.5) if row.budget else bar_w / max(row.ms * 1.2, 1.0)
         track = QRectF(bar_x, y + 5, bar_w, self.ROW_H - 12)
@@ -243,7 +245,7 @@ class HudWidget(QWidget):
             p.drawLine(QPointF(bx, y + 2), QPointF(bx, y + self.ROW_H - 4))
         p.setPen(QColor("#ff8a80") if row.over else QColor("#e8eef5"))
         budget = f"/{row.budget:.0f}" if row.budget else ""
-        p.drawText(QRectF(bar_x + bar_w + 6, y, 74, self.ROW_H - 4), Qt.AlignLeft | Qt.AlignVCenter,
+        p.drawText(QRectF(bar_x + bar_w + 6, y, self.VALUE_W - 6, self.ROW_H - 4), Qt.AlignLeft | Qt.AlignVCenter,
                    f"{row.ms:.0f}{budget} ms")
 
     def _voice_to_voice(self, p: QPainter, r: TurnRecord | None, x: float, y: float, w: float) -> None:
@@ -260,14 +262,19 @@ class HudWidget(QWidget):
         p.setFont(bold)
         p.drawText(QRectF(x, y, w, 20), Qt.AlignLeft | Qt.AlignVCenter, label)
         top, height = y + 24, 18
-        full = max(budget * 1.3, v2v or 0.0)
+        # at most twice the budget wide, so the reference lines keep their place; longer turns overflow
+        full = max(budget * 1.3, min(v2v or 0.0, budget * 2.0))
         scale = w / full
         p.setPen(Qt.NoPen)
         p.setBrush(QColor(255, 255, 255, 28))
         p.drawRoundedRect(QRectF(x, top, w, height), 5, 5)
         if v2v is not None:
             p.setBrush(bar_color(v2v, budget))
-            p.drawRoundedRect(QRectF(x, top, max(3.0, v2v * scale), height), 5, 5)
+            p.drawRoundedRect(QRectF(x, top, min(w, max(3.0, v2v * scale)), height), 5, 5)
+            if v2v > full:
+                p.setPen(QColor("#ffffff"))
+                p.drawText(QRectF(x, top, w - 6, height), Qt.AlignRight | Qt.AlignVCenter, "»")
+                p.setPen(Qt.NoPen)
         p.setPen(QPen(QColor("#ff8a80"), 2, Qt.DashLine))
         p.drawLine(QPointF(x + budget * scale, top - 4), QPointF(x + budget * scale, top + height + 4))
         p.setPen(QPen(QColor("#7ee0a1"), 2, Qt.DotLine))
@@ -276,10 +283,10 @@ class HudWidget(QWidget):
         small.setPointSizeF(8.5)
         p.setFont(small)
         p.setPen(QColor("#7ee0a1"))
-        p.drawText(QRectF(x + gap * scale - 60, top + height + 3, 120, 16), Qt.AlignHCenter,
+        p.drawText(QRectF(x + gap * scale - 90, top + height + 3, 180, 16), Qt.AlignHCenter,
                    f"{s.get('hud.human_gap')} {gap:.0f}")
         p.setPen(QColor("#ff8a80"))
-        p.drawText(QRectF(x + budget * scale - 60, top + height + 3, 120, 16), Qt.AlignHCenter,
+        p.drawText(QRectF(x + budget * scale - 90, top + height + 3, 180, 16), Qt.AlignHCenter,
                    f"{s.get('hud.budget')} {budget:.0f}")
 
     def _recent(self, p: QPainter, x: float, y: float, w: float, h: float) -> None:
@@ -290,13 +297,13 @@ class HudWidget(QWidget):
         p.setPen(QColor("#9fb0c0"))
         p.drawText(QRectF(x, y, w, 16), Qt.AlignLeft | Qt.AlignVCenter, s.get("hud.recent"))
         turns = [t for t in self.model.turns if t.voice_to_voice_ms is not None]
-        top, height = y + 20, max(30.0, h - 24)
+        top, height = y + 34, max(30.0, h - 38)  # room for the value labels above the bars
         budget = stage_budget(VOICE_TO_VOICE, self.model.budgets) or 600.0
         gap = float(self.model.budgets.get("human_gap", 200))
-        full = max([budget * 1.3] + [t.voice_to_voice_ms for t in turns])
+        full = max([budget * 1.3] + [min(t.voice_to_voice_ms, budget * 2.0) for t in turns])
         col_w = w / RECENT_TURNS
         for i, t in enumerate(turns):
-            bh = height * t.voice_to_voice_ms / full
+            bh = height * min(t.voice_to_voice_ms, full) / full
             p.setPen(Qt.NoPen)
             color = bar_color(t.voice_to_voice_ms, budget)
             if self.model.current is not None and t.turn != self.model.current.turn:

@@ -24,6 +24,7 @@ QWidget { color: #eef3f8; font-family: "DejaVu Sans", "Noto Sans", sans-serif; }
 #idleHeadline { font-size: 31px; font-weight: 700; }
 #idleSubline { font-size: 18px; color: #c9d6e3; }
 #idleHint { font-size: 15px; color: #7ee0a1; }
+#notices { font-size: 12px; color: #8193a5; }
 #banner { background: rgba(40,60,90,0.95); border-radius: 14px; padding: 12px 20px; font-size: 19px; }
 #banner[kind="error"] { background: rgba(160,52,44,0.95); }
 #banner[kind="recovered"] { background: rgba(176,120,20,0.96); }
@@ -31,7 +32,9 @@ QWidget { color: #eef3f8; font-family: "DejaVu Sans", "Noto Sans", sans-serif; }
 #debugTitle { font-size: 15px; font-weight: 700; }
 #debugTrace { font-size: 11px; color: #9fb0c0; }
 QTableWidget { background: transparent; gridline-color: rgba(255,255,255,0.08); border: none; font-size: 13px; }
-QHeaderView::section { background: rgba(255,255,255,0.08); color: #c9d4df; border: none; padding: 4px; }
+QHeaderView { background-color: transparent; }
+QHeaderView::section { background-color: #1b2b3d; color: #c9d4df; border: none; padding: 4px; font-weight: 600; }
+QTableCornerButton::section { background-color: #1b2b3d; border: none; }
 #pinDialog { background: #12263a; }
 #pinDialog QPushButton { background: rgba(255,255,255,0.12); border-radius: 10px; font-size: 20px; padding: 8px; }
 #pinDialog QLineEdit { font-size: 26px; padding: 6px; background: #0a1420; border: 2px solid #3d6fa3;

@@ -4,9 +4,13 @@ German capitalises every noun, so a capitalised word is only a *name candidate*.
 (see grounding.py) lets a capitalised word pass when it appears in the facts or the question, or
 is one of the common words below (pronouns of address, greetings and the nouns the kiosk's own
 templates use: declines, directions, pointing to staff). Keep the lists small and generic: a
-venue-specific noun belongs in the knowledge pack, where the facts rule finds it.
+venue-specific noun belongs in the knowledge pack, where the facts rule finds it. German small
+talk adds its own nouns (read once from the chatterbot corpus the model learns from).
 """
 from __future__ import annotations
+
+import re
+from functools import lru_cache
 
 COMMON_DE = frozenset(w.lower() for w in """
 Sie Ihnen Ihr Ihre Ihrem Ihren Ihrer Ihres Du Dir Dich Dein Deine
@@ -30,6 +34,7 @@ Ausstellung Ausstellungen Führung Führungen Veranstaltung Veranstaltungen Prog
 Leider Daher Deshalb Also Genau Natürlich Sicher Einen Moment Augenblick Ordnung
 Wetter Sprache Sprachen Deutsch Englisch Avatar Kiosk Assistent Assistentin Roboter Computer Name
 Ja Nein Okay OK Mhm
+Museum Bibliothek Hotel Messe Bahnhof Rathaus Bürgerzentrum Haus Gebäude Zentrum Station Halle Stadt
 """.split())
 
 COMMON_EN = frozenset(w.lower() for w in """
@@ -39,6 +44,26 @@ English German Avatar Kiosk
 """.split())
 
 
+@lru_cache(maxsize=1)
+def small_talk_nouns_de() -> frozenset[str]:
+    """The words of the German small talk the embedded model learns (chatterbot-corpus), minus any
+    name the venue generator uses: "Strom" or "Pizza" in a chat reply is a noun, not a venue fact."""
+    try:
+        from importlib import resources
+
+        from avatar.train import corpus
+
+        folder = resources.files("chatterbot_corpus") / "data" / "german"
+        pairs = [p for f in sorted(folder.iterdir()) if f.name.endswith(".yml")
+                 for p in corpus._yaml_pairs(f.read_text(encoding="utf-8"))]
+    except Exception:  # the corpus package is optional at run time: the static list still holds
+        return frozenset()
+    words = {w.lower() for _, reply in pairs for w in re.findall(r"[A-Za-zÄÖÜäöüß]+", reply)}
+    venue_names = {w.lower() for names in (corpus.FIRST, corpus.LAST, corpus.COMPANY, corpus.CITIES, corpus.PLACES)
+                   for n in names for w in n.split()}
+    return frozenset(words - venue_names)
+
+
 def common_words(lang: str) -> frozenset[str]:
     # German replies quote English loanwords and vice versa; the union is still small
-    return COMMON_DE | COMMON_EN if lang == "de" else COMMON_EN
+    return COMMON_DE | COMMON_EN | small_talk_nouns_de() if lang == "de" else COMMON_EN

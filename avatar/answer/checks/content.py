@@ -93,7 +93,11 @@ def _time_item(surface: str, h: float | None, m: float | None, meridiem=None, am
     values = _time_values(int(h), int(m), meridiem, ambiguous)
     if values is None:
         return None
-    numbers = (float(int(values[0][:2])),) if len(values) == 1 and values[0].endswith(":00") else ()
+    numbers = ()
+    if len(values) == 1 and values[0].endswith(":00"):
+        hour = int(values[0][:2])
+        # "open until 6" is how people say 18:00: a bare hour may stand for either half of the day
+        numbers = (float(hour),) if not 12 < hour < 24 else (float(hour), float(hour - 12))
     if len(values) == 1 and int(h) == 24:
         numbers = (24.0,)
     return ContentItem("time", values, surface.strip(), numbers)
@@ -105,7 +109,7 @@ def _is_word(s: str) -> bool:
 
 _I = re.IGNORECASE
 _N = NUMBER_RE
-_MER = r"([ap])\.?\s?m\b\.?"
+_MER = r"([ap])(?:\.\s?m\.|\s?m\b)"
 P_TIME_RANGE_UHR = re.compile(rf"\b(\d{{1,2}})(?:[:.](\d{{2}}))?\s*(?:-|–|—|bis)\s*(\d{{1,2}})(?:[:.](\d{{2}}))?\s*Uhr\b", _I)
 P_TIME_12 = re.compile(rf"\b({_N})(?::(\d{{2}}))?\s*{_MER}", _I)
 P_TIME_DOTTED_12 = re.compile(rf"\b(\d{{1,2}})(?::(\d{{2}}))?\s*([ap])\.\s?m\.", _I)
@@ -168,14 +172,14 @@ def _times(scan: _Scan) -> None:
         return [ContentItem("time", values, m.group(0), ())]
 
     scan.take(P_TIME_RANGE_UHR, rng)
+    scan.take(P_TIME_HALF_DE, half_de)
+    scan.take(P_TIME_HALF_EN, half_en)
     if scan.lang == "en":
         scan.take(P_TIME_12, twelve)
     else:  # German "am" is a word ("am Montag"): only the dotted "a.m." counts
         scan.take(P_TIME_DOTTED_12, twelve)
     scan.take(P_TIME_DOT_UHR, colon)
     scan.take(P_TIME_COLON, colon)
-    scan.take(P_TIME_HALF_DE, half_de)
-    scan.take(P_TIME_HALF_EN, half_en)
     scan.take(P_TIME_UHR, uhr)
     scan.take(P_TIME_OCLOCK, oclock)
     scan.take(P_TIME_NOON, noon)
@@ -419,6 +423,8 @@ def _numbers(scan: _Scan) -> None:
 # ------------------------------------------------------------------------------------------ names
 P_WORD = re.compile(r"[A-Za-zÄÖÜäöüßÀ-ÿ][\w'’-]*")
 _SENTENCE_END = re.compile(r"(?:^|[.!?:;…]\s*[\"'„“»«]?\s*)$")
+# a period after these does not end the sentence: "Dr. Weber" is a name in mid-sentence
+_ABBREVIATION = re.compile(r"(?:^|\s)(?:Dr|Prof|Nr|No|St|Mr|Mrs|Ms|Hr|Fr|Frau|Herr|ca|bzw|z\.\s?B|u\.\s?a)\.$")
 
 
 def name_candidates(masked: str) -> list[tuple[str, int]]:
@@ -429,7 +435,7 @@ def name_candidates(masked: str) -> list[tuple[str, int]]:
         if not word[0].isupper():
             continue
         before = masked[:m.start()].replace("\0", " ").rstrip()
-        if not before or _SENTENCE_END.search(before[-4:] if len(before) > 4 else before):
+        if not before or (_SENTENCE_END.search(before[-4:]) and not _ABBREVIATION.search(before)):
             continue
         out.append((word.strip("-'’"), m.start()))
     return out

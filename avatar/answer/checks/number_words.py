@@ -65,8 +65,26 @@ ORDINALS: dict[str, int] = _ordinals()
 
 
 def _alternation(words) -> str:
-    # longest first, so "twenty one" wins over "twenty"
-    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True))
+    """A regex matching any of `words`, longest first, shaped as a trie.
+
+    A flat alternation of ~400 words is tried word by word at every position (~0.4 ms per pattern
+    and sentence); the trie tries one branch per character.
+    """
+    trie: dict = {}
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def build(node: dict) -> str:
+        branches = [(r"\s+" if ch == " " else re.escape(ch)) + build(child) for ch, child in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return build(trie)
 
 
 CARDINAL_WORDS_RE = _alternation(CARDINALS)

@@ -1,0 +1,296 @@
+"""Checked answers: decode, check within the turn's budget, re-decode or fall back, choose what is said.
+
+The seam with the answerer is `decode(variant, banned) -> Candidate`: variant 0 is the answerer's
+default decode, other variants use another seed or unmasking order; `banned` are strings the decode
+must not write (the answerer maps them to token ids). The decode must be deterministic for a given
+(variant, banned), so the checks never depend on luck. Nothing here knows the model.
+
+Order of value: grounding (and relevance: the values are about what was asked), then
+self-consistency, then schema. A check runs while its predicted cost (running average of its own
+measured cost) fits in what is left of the budget; the checks in `cfg.checks.always` run even over
+budget (they cost well under a millisecond and are what keeps an unsupported number from being
+spoken). Every check is a span on the "checks" track; spans never nest.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from avatar.answer.base import Fact
+from avatar.answer.checks.candidate import Candidate
+from avatar.answer.checks.consistency import compare, content_signature, vote
+from avatar.answer.checks.fallback import fallback_reply
+from avatar.answer.checks.grounding import banned_strings, check_grounding
+from avatar.answer.checks.policy import CostPredictor, TurnBudget
+from avatar.answer.checks.relevance import check_relevance
+from avatar.answer.checks.schema import check_schema
+from avatar.cancel import NEVER, CancelToken
+from avatar.trace import TRACER, Tracer, now
+
+DecodeFn = Callable[[int, frozenset], Candidate]
+TRACK = "checks"
+SPAN_PREFIX = "check."  # span names the HUD and `avatar report` file under the checks budget
+
+
+@dataclass
+class CheckedAnswer:
+    reply: str
+    lang: str
+    mood: str
+    gesture: str
+    checks: dict[str, Any]
+    fallback_used: bool
+    candidate: Candidate | None = None  # the decode that was said (None after a fallback)
+    candidates: list[Candidate] = field(default_factory=list)  # every decode of the turn, in order
+
+
+def make_predictor(cfg) -> CostPredictor:
+    c = cfg.checks
+    return CostPredictor({"decode": c.prior_decode_ms, "grounding": c.prior_check_ms,
+                          "compare": c.prior_check_ms, "schema": c.prior_check_ms,
+                          "relevance": c.prior_check_ms}, default_ms=c.prior_check_ms)
+
+
+_PREDICTORS: dict[tuple, CostPredictor] = {}
+
+
+def shared_predictor(cfg) -> CostPredictor:
+    """The process's predictor for these priors: it learns this machine's costs across turns."""
+    key = (cfg.checks.prior_decode_ms, cfg.checks.prior_check_ms)
+    if key not in _PREDICTORS:
+        _PREDICTORS[key] = make_predictor(cfg)
+    return _PREDICTORS[key]
+
+
+class _TurnChecks:
+    """The bookkeeping of one turn's checks: budget, spans, the `checks` record."""
+
+    def __init__(self, question, lang, facts, decode, cfg, budget: TurnBudget, tracer: Tracer, turn,
+                 predictor: CostPredictor, cancel: CancelToken, clock: Callable[[], float]):
+        self.question, self.lang, self.facts, self._decode, self.cfg = question, lang, list(facts), decode, cfg
+        self.budget, self.tracer, self.turn, self.predictor, self.cancel = budget, tracer, turn, predictor, cancel
+        self.always = set(cfg.checks.always)
+        self.clock = clock  # decode costs are measured on it, so a test's fake clock drives the policy
+        self.banned: frozenset[str] = frozenset()
+        self.candidates: list[Candidate] = []
+        self.next_variant = 1
+        self.last_decode_ms = 0.0
+        self.report: dict[str, Any] = {
+            "enabled": True, "passes": [], "grounded": None, "relevant": None, "agreement": None, "vote": None,
+            "schema_ok": None, "fallback_used": False, "fallback": "", "redecodes": 0, "decodes": 0,
+            "unsupported": [], "schema_problems": [], "banned": [], "ms": {}, "skipped": [], "not_needed": [],
+            "budget_ms": round(budget.budget_ms, 1)}
+
+    # --- helpers -------------------------------------------------------------------------------
+    def add_ms(self, name: str, ms: float) -> None:
+        self.report["ms"][name] = round(self.report["ms"].get(name, 0.0) + ms, 3)
+
+    def predict(self, *names: str) -> float:
+        return sum(self.predictor.predict(n) for n in names)
+
+    def may_run(self, check: str, *costs: str) -> bool:
+        """Whether `check` fits the budget (or must run anyway); a skip is recorded as a span."""
+        predicted = self.predict(*costs)
+        if check in self.always or self.budget.fits(predicted):
+            return True
+        t = now()
+        self.tracer.record(SPAN_PREFIX + check, t, t, turn=self.turn, track=TRACK, outcome="skipped",
+                           predicted_ms=round(predicted, 2), left_ms=round(self.budget.left_ms, 2))
+        if check not in self.report["skipped"]:
+            self.report["skipped"].append(check)
+        return False
+
+    def decode(self, variant: int, purpose: str) -> Candidate:
+        self.cancel.raise_if_cancelled()
+        t0 = self.clock()
+        # the first decode belongs to the decode stage, the others to what the checks bought
+        name, track = ("decode", "answer") if purpose == "answer" else (SPAN_PREFIX + "decode", TRACK)
+        with self.tracer.span(name, turn=self.turn, track=track, variant=variant, purpose=purpose,
+                              banned=len(self.banned)) as span:
+            cand = self._decode(variant, self.banned)
+            span["outcome"] = "ok"
+        ms = (self.clock() - t0) * 1000.0
+        self.last_decode_ms = ms
+        self.predictor.observe("decode", ms)
+        cand.variant = variant
+        self.candidates.append(cand)
+        self.report["decodes"] += 1
+        return cand
+
+    def redecode_variant(self, cand: Candidate) -> int:
+        """Variant 0 under the bans, unless variant 0 already gave this text twice (the bans did not bite)."""
+        if sum(c.variant == 0 and c.text == cand.text for c in self.candidates) > 1:
+            self.next_variant += 1
+            return self.next_variant - 1
+        return 0
+
+    def ground(self, cand: Candidate):
+        self.cancel.raise_if_cancelled()
+        with self.tracer.span(SPAN_PREFIX + "grounding", turn=self.turn, track=TRACK, variant=cand.variant) as span:
+            result = check_grounding(cand.text, self.lang, self.facts, self.question)
+            span["outcome"] = "pass" if result.ok else "fail"
+            if result.unsupported:
+                span["unsupported"] = result.unsupported
+        self.predictor.observe("grounding", result.ms)
+        self.add_ms("grounding", result.ms)
+        return result
+
+    def fallback(self, reason: str) -> CheckedAnswer:
+        t0 = now()
+        with self.tracer.span(SPAN_PREFIX + "fallback", turn=self.turn, track=TRACK, reason=reason) as span:
+            fb = fallback_reply(self.question, self.lang, self.facts, self.cfg.checks.fallback_min_match)
+            span["outcome"] = fb.kind
+        self.add_ms("fallback", (now() - t0) * 1000.0)
+        self.report.update(fallback_used=True, fallback=f"{fb.kind}:{reason}")
+        return self.finish(CheckedAnswer(fb.text, self.lang, fb.mood, "", self.report, True, None, self.candidates))
+
+    def finish(self, answer: CheckedAnswer) -> CheckedAnswer:
+        self.report["banned"] = sorted(self.banned)
+        self.report["spent_ms"] = round(self.budget.spent_ms, 3)
+        answer.candidates = self.candidates
+        return answer
+
+
+def check_and_choose(question: str, lang: str, facts: Sequence[Fact], decode: DecodeFn, cfg,
+                     budget_ms: float | None = None, tracer: Tracer = TRACER, turn: int | None = None, *,
+                     predictor: CostPredictor | None = None, clock: Callable[[], float] = now,
+                     cancel: CancelToken = NEVER, first: Candidate | None = None) -> CheckedAnswer:
+    """Decode, check and choose the reply of one turn; see the module docstring for the policy.
+
+    `budget_ms` defaults to cfg.budget.checks and counts from the end of the first decode (that one
+    belongs to the decode budget); `first` is a variant-0 candidate the caller already has.
+    """
+    c = cfg.checks
+    if not c.enabled:
+        cand = first
+        if cand is None:
+            with tracer.span("decode", turn=turn, track="answer", variant=0, purpose="answer") as span:
+                cand = decode(0, frozenset())
+                span["outcome"] = "ok"
+        return CheckedAnswer(cand.text, cand.lang or lang, cand.mood, cand.gesture,
+                             {"enabled": False, "decodes": 1}, False, cand, [cand])
+    predictor = predictor or shared_predictor(cfg)
+    t = _TurnChecks(question, lang, facts, decode, cfg, TurnBudget(0.0, clock), tracer, turn, predictor, cancel,
+                    clock)
+    if first is not None:
+        first.variant = 0
+        if isinstance(first.decode_info.get("ms"), (int, float)):
+            predictor.observe("decode", float(first.decode_info["ms"]))  # the caller's decode teaches the policy too
+        t.candidates.append(first)
+        t.report["decodes"] += 1
+        cand = first
+    else:
+        cand = t.decode(0, "answer")
+    budget = float(cfg.budget.checks if budget_ms is None else budget_ms)
+    if c.max_extra_ratio > 0:  # keep checked latency within (1 + ratio) x one decode
+        first_ms = t.last_decode_ms if first is None else float(first.decode_info.get("ms", budget))
+        budget = min(budget, c.max_extra_ratio * first_ms)
+    t.budget = TurnBudget(budget, clock)
+    t.report["budget_ms"] = round(t.budget.budget_ms, 1)
+    consistency_done = False
+
+    while True:
+        passes: list[str] = []
+        # (1) grounding: every item of the reply backed by a fact
+        if c.grounding and t.may_run("grounding", "grounding"):
+            g = t.ground(cand)
+            t.report["grounded"] = g.ok
+            if not g.ok:
+                t.report["unsupported"] = sorted(set(t.report["unsupported"]) | set(g.unsupported))
+                t.banned = t.banned | banned_strings(g, facts)
+                if t.report["redecodes"] < c.max_redecodes and t.budget.fits(t.predict("decode", "grounding")):
+                    t.report["redecodes"] += 1
+                    cand = t.decode(t.redecode_variant(cand), "redecode_unsupported")
+                    t.add_ms("redecode", t.last_decode_ms)
+                    continue
+                return t.fallback("unsupported")
+            passes.append("grounding")
+
+        # (1b) relevance: a reply with values is about what was asked (the day, the name)
+        if c.relevance and t.may_run("relevance", "relevance"):
+            with tracer.span(SPAN_PREFIX + "relevance", turn=turn, track=TRACK, variant=cand.variant) as span:
+                r = check_relevance(cand.text, lang, facts, question)
+                span["outcome"] = "pass" if r.ok else "fail"
+            t.predictor.observe("relevance", r.ms)
+            t.add_ms("relevance", r.ms)
+            t.report["relevant"] = r.ok
+            if not r.ok:
+                t.report["asked"] = r.asked
+                t.banned = t.banned | frozenset(r.off_topic)
+                if t.report["redecodes"] < c.max_redecodes and t.budget.fits(t.predict("decode", "grounding", "relevance")):
+                    t.report["redecodes"] += 1
+                    # banning what it said instead steers variant 0; without a ban, another order may
+                    variant = 0 if r.off_topic else t.next_variant
+                    t.next_variant += 0 if r.off_topic else 1
+                    cand = t.decode(variant, "redecode_off_topic")
+                    t.add_ms("redecode", t.last_decode_ms)
+                    continue
+                return t.fallback("off_topic")
+            passes.append("relevance")
+
+        # (2) self-consistency: a second decode must carry the same content; else a third and a vote
+        if (c.self_consistency and not consistency_done and c.consistency_needs_content
+                and not content_signature(cand.text, lang)):
+            consistency_done = True  # nothing a second decode could contradict: a decline, a greeting
+            t.report["not_needed"].append("self_consistency")
+        if c.self_consistency and not consistency_done and t.may_run("self_consistency", "decode", "compare"):
+            consistency_done = True
+            t0 = now()
+            other = t.decode(t.next_variant, "consistency")
+            t.next_variant += 1
+            # spans never nest (the pipeline adds them up per name): decodes are their own spans
+            with tracer.span(SPAN_PREFIX + "self_consistency", turn=turn, track=TRACK, step="compare") as span:
+                agreement = compare(cand, other, lang, c.agreement_overlap)
+                outcome = span["outcome"] = "agree" if agreement.agree else "disagree"
+            t.predictor.observe("compare", agreement.ms)
+            t.report["agreement"] = agreement.agree
+            t.report["overlap"] = agreement.overlap
+            if not agreement.agree and t.budget.fits(t.predict("decode", "compare", "compare", "compare")):
+                third = t.decode(t.next_variant, "vote")
+                t.next_variant += 1
+                pool = [cand, other, third]
+                with tracer.span(SPAN_PREFIX + "self_consistency", turn=turn, track=TRACK, step="vote") as span:
+                    result = vote(pool, lang, c.agreement_overlap)
+                    outcome = span["outcome"] = "vote" if result.majority else "no_majority"
+                    span["votes"] = result.votes
+                t.report["vote"] = result.as_dict(pool)
+                winner = pool[result.winner]
+                if result.majority and winner is not cand:
+                    if not c.grounding or t.ground(winner).ok:
+                        cand = winner
+                    else:
+                        outcome = "vote_ungrounded"  # the majority says something unbacked: keep ours
+            elif not agreement.agree:
+                outcome = "disagree_no_budget"
+                t.report["skipped"].append("vote")
+            t.add_ms("self_consistency", (now() - t0) * 1000.0)
+            if outcome == "no_majority":
+                return t.fallback("no_majority")
+            if outcome in ("agree", "vote"):
+                passes.append("self_consistency")
+
+        # (3) schema: the record is well formed; a malformed one is re-decoded, never patched
+        if c.schema and t.may_run("schema", "schema"):
+            with tracer.span(SPAN_PREFIX + "schema", turn=turn, track=TRACK, variant=cand.variant) as span:
+                s = check_schema(cand, lang, tuple(c.moods), c.max_reply_chars, c.max_reply_words)
+                span["outcome"] = "pass" if s.ok else "fail"
+                if s.problems:
+                    span["problems"] = s.problems
+            t.predictor.observe("schema", s.ms)
+            t.add_ms("schema", s.ms)
+            t.report["schema_ok"] = s.ok
+            if not s.ok:
+                t.report["schema_problems"] = s.problems
+                if t.report["redecodes"] < c.max_redecodes and t.budget.fits(t.predict("decode", "grounding", "schema")):
+                    t.report["redecodes"] += 1
+                    cand = t.decode(t.next_variant, "redecode_schema")
+                    t.next_variant += 1
+                    t.add_ms("redecode", t.last_decode_ms)
+                    continue
+                return t.fallback("schema")
+            passes.append("schema")
+        break
+
+    t.report["passes"] = passes
+    return t.finish(CheckedAnswer(cand.text.strip(), cand.lang or lang, cand.mood, cand.gesture, t.report,
+                                  False, cand))

@@ -1,0 +1,65 @@
+"""The safe reply when the checks fail and the budget is spent: quote the best fact, or point to staff."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+from avatar.answer.base import Fact
+from avatar.answer.checks.stems import stem
+
+NOT_KNOWN = {
+    "de": "Das weiß ich hier leider nicht sicher. Bitte fragen Sie unser Personal, es hilft Ihnen gern weiter.",
+    "en": "I'm sorry, I don't know that for certain here. Please ask our staff, they will be happy to help.",
+}
+_WORD = re.compile(r"[\wÄÖÜäöüß]+")
+# words that carry no topic: a fact matching only these does not answer the question
+_STOP = {
+    "de": frozenset("der die das den dem des ein eine einen einem einer und oder ist sind wann wo wie was wer welche welcher "
+                    "welches gibt es hier bitte ich sie wir man kann können im in am an um bis von vom zum zur mit für zu "
+                    "auf ab noch auch heute morgen denn mal hat haben habe ihr ihre mir mich".split()),
+    "en": frozenset("the a an and or is are when where how what who which there here please i you we can could do does "
+                    "did in at on to until from of for with by it its is be have has my me your today tomorrow".split()),
+}
+
+
+@dataclass
+class Fallback:
+    text: str
+    kind: str  # "fact" (a fact quoted verbatim) | "not_known" (point to staff)
+    fact_id: str = ""
+    match: float = 0.0
+
+    @property
+    def mood(self) -> str:
+        return "info" if self.kind == "fact" else "sorry"
+
+
+def _topic_stems(text: str, lang: str) -> set[str]:
+    stop = _STOP.get(lang, _STOP["en"])
+    return {stem(w, lang) for w in (w.lower() for w in _WORD.findall(text)) if w not in stop and not w.isdigit()}
+
+
+def question_match(question: str, fact: Fact, lang: str) -> float:
+    """The share of the question's topic words (stemmed) that the fact contains."""
+    q = _topic_stems(question, lang)
+    return len(q & _topic_stems(fact.text, lang)) / len(q) if q else 0.0
+
+
+def fallback_reply(question: str, lang: str, facts: Sequence[Fact], min_match: float = 0.34) -> Fallback:
+    """The first retrieved fact in the visitor's language that matches the question well enough, verbatim;
+    otherwise the staff message in the visitor's language."""
+    lang = lang if lang in NOT_KNOWN else "en"
+    best: tuple[float, Fact] | None = None
+    for fact in facts:
+        if fact.lang and fact.lang != lang:
+            continue
+        score = question_match(question, fact, lang)
+        if best is None or score > best[0]:
+            best = (score, fact)
+    if best and best[0] >= min_match:
+        text = best[1].text.strip()
+        if text and text[-1] not in ".!?":
+            text += "."
+        return Fallback(text, "fact", best[1].id, round(best[0], 3))
+    return Fallback(NOT_KNOWN[lang], "not_known", "", round(best[0], 3) if best else 0.0)

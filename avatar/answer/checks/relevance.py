@@ -1,0 +1,76 @@
+"""Relevance: a reply that states facts must be about what was asked (the asked day, the asked name).
+
+Grounding proves every value comes from a fact, not that it is the right fact: asked about Sunday,
+a reply may copy Thursday's hours from a neighbouring fact. When the question names a weekday, or
+a name that the facts contain (a city, a company, an exhibition), a reply carrying values must
+mention at least one of them. Declines and small talk (no values, no names) are always relevant.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from avatar.answer.base import Fact
+from avatar.answer.checks.common_words import common_words
+from avatar.answer.checks.content import extract
+from avatar.trace import now
+
+_WORD = re.compile(r"[\wÄÖÜäöüß'-]+")
+# capitalised inside titles ("Die Römer", "The Romans") but never what a question is about
+_FUNCTION_WORDS = frozenset("der die das den dem des ein eine und oder von vom zum zur für mit the and for with from".split())
+_DAY_NAMES = {name: day for names, day in (
+    (("montag", "monday"), "mon"), (("dienstag", "tuesday"), "tue"), (("mittwoch", "wednesday"), "wed"),
+    (("donnerstag", "thursday"), "thu"), (("freitag", "friday"), "fri"), (("samstag", "saturday"), "sat"),
+    (("sonntag", "sunday"), "sun")) for name in names}
+
+
+@dataclass
+class RelevanceResult:
+    ok: bool
+    asked: list[str] = field(default_factory=list)      # weekdays and fact names the question asks about
+    off_topic: list[str] = field(default_factory=list)  # what the reply says instead (surfaces), for banning
+    ms: float = 0.0
+
+
+def _one_edit_apart(a: str, b: str) -> bool:
+    if abs(len(a) - len(b)) > 1 or a == b:
+        return False
+    if len(a) > len(b):
+        a, b = b, a
+    i = next((k for k in range(len(a)) if a[k] != b[k]), len(a))
+    if len(a) == len(b):
+        return a[i + 1:] == b[i + 1:]  # one letter wrong
+    return a[i:] == b[i + 1:]  # one letter missing from a
+
+
+def _misheard_day(word: str) -> str | None:
+    """A weekday name with one letter missing, extra or wrong ("suday", "tuesdy"), as ASR may write it."""
+    if len(word) < 5:
+        return None
+    return next((day for name, day in _DAY_NAMES.items() if _one_edit_apart(word, name)), None)
+
+
+def check_relevance(reply: str, lang: str, facts: Sequence[Fact], question: str) -> RelevanceResult:
+    t0 = now()
+    content = extract(reply, lang)
+    common = common_words(lang)
+    reply_names = {n.lower() for n in content.names} - common
+    if not content.items and not reply_names:
+        return RelevanceResult(True, ms=(now() - t0) * 1000.0)
+    asked_days = {v for i in extract(question, lang).items if i.kind == "weekday" for v in i.values}
+    asked_days |= {day for w in _WORD.findall(question.lower()) if (day := _misheard_day(w))}
+    fact_names = {n.lower() for f in facts for n in extract(f.text, f.lang or lang).names
+                  if len(n) > 3 and n.lower() not in _FUNCTION_WORDS} - common
+    asked_names = fact_names & {w.lower() for w in _WORD.findall(question)}
+    reply_days = {v for i in content.items if i.kind == "weekday" for v in i.values}
+    reply_lower = reply.lower()
+    asked = sorted(asked_days) + sorted(asked_names)
+    # one asked thing named is enough: "Und am Sonntag?" needs Sunday, not the venue's name too
+    ok = (not asked or bool(asked_days & reply_days)
+          or any(re.search(rf"\b{re.escape(n)}\b", reply_lower) for n in asked_names))
+    off_topic: list[str] = []
+    if not ok:
+        off_topic = [i.surface for i in content.items if i.kind == "weekday"]
+        off_topic += sorted(n for n in content.names if n.lower() in fact_names)
+    return RelevanceResult(ok, asked, list(dict.fromkeys(off_topic)), (now() - t0) * 1000.0)

@@ -1,0 +1,96 @@
+"""Schema check: the reply record is well formed (language, mood, speakable text), never repaired.
+
+The record is decoded into a fixed skeleton by structured infilling, so it is well formed by
+construction when the decoder keeps its contract; this check is the proof. A record that fails is
+re-decoded under the constraint by the checker, not patched here.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from avatar.answer.checks.candidate import Candidate
+from avatar.trace import now
+
+LANGUAGES = ("de", "en")
+DEFAULT_MOODS = ("neutral", "happy", "sorry", "info")
+SHORT_REPLY_WORDS = 6  # below this, a reply without final punctuation still counts as complete
+# special tokens of any tokenizer (<eos>, [MASK], <|im_end|>) and markup a voice must not read out
+_SPECIAL = re.compile(r"<\|[^|]*\|>|</?[A-Za-z_][\w-]*>|\[(?:MASK|SEP|CLS|PAD|UNK|BOS|EOS)\]", re.IGNORECASE)
+_MARKUP = re.compile(r"[*_#`~{}\\|<>\[\]]|https?://")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_SENTENCE_END = re.compile(r"[.!?…][\"'“”»«)]*\s*$")
+_WORD = re.compile(r"[\wÄÖÜäöüß']+")
+# a few frequent function words per language: enough to notice a reply in the wrong language
+_FUNCTION_WORDS = {
+    "de": frozenset("der die das und ist sind nicht ein eine wir sie ich im in am um bis von mit für zu auf es den dem des gibt haben hat leider bitte".split()),
+    "en": frozenset("the and is are not a an we you i in at on to from with for of it there have has until sorry please".split()),
+}
+
+
+@dataclass
+class SchemaResult:
+    ok: bool
+    problems: list[str] = field(default_factory=list)
+    ms: float = 0.0
+
+
+def text_language(text: str) -> str | None:
+    """de or en when the function words say so clearly (two more hits than the other), else None."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    hits = {lang: sum(w in fw for w in words) for lang, fw in _FUNCTION_WORDS.items()}
+    if hits["de"] >= hits["en"] + 2:
+        return "de"
+    if hits["en"] >= hits["de"] + 2:
+        return "en"
+    return None
+
+
+def _repeats(words: list[str]) -> bool:
+    """A decoder loop: a word three times in a row, or the same 2-4 word run twice in a row."""
+    for i in range(len(words) - 2):
+        if words[i] == words[i + 1] == words[i + 2]:
+            return True
+    for n in (2, 3, 4):
+        for i in range(len(words) - 2 * n + 1):
+            if words[i:i + n] == words[i + n:i + 2 * n]:
+                return True
+    return False
+
+
+def check_schema(candidate: Candidate, question_lang: str, moods=DEFAULT_MOODS, max_chars: int = 300,
+                 max_words: int = 60) -> SchemaResult:
+    t0 = now()
+    problems: list[str] = []
+    text = candidate.text or ""
+    if candidate.lang not in LANGUAGES:
+        problems.append(f"language {candidate.lang!r} is not de or en")
+    elif candidate.lang != question_lang:
+        problems.append(f"language {candidate.lang} differs from the question's {question_lang}")
+    if candidate.mood not in moods:
+        problems.append(f"mood {candidate.mood!r} is not one of {', '.join(moods)}")
+    stripped = text.strip()
+    words = [w.lower() for w in _WORD.findall(stripped)]
+    if not stripped or not words:
+        problems.append("empty text")
+    else:
+        if len(stripped) > max_chars:
+            problems.append(f"text longer than {max_chars} characters")
+        if len(words) > max_words:
+            problems.append(f"text longer than {max_words} words")
+        if _SPECIAL.search(stripped):
+            problems.append("special token in text")
+        elif _MARKUP.search(stripped):
+            problems.append("markup in text")
+        if _CONTROL.search(stripped):
+            problems.append("control character in text")
+        # a cut-off reply is the failure here; a short interjection ("Ganz okay") needs no period
+        cut = candidate.decode_info.get("stopped") == "length"
+        if not _SENTENCE_END.search(stripped) and (len(words) >= SHORT_REPLY_WORDS or cut):
+            problems.append("text does not end like a sentence")
+        if _repeats(words):
+            problems.append("repeated words (decoder loop)")
+        spoken = text_language(stripped)
+        if spoken and spoken != question_lang:
+            problems.append(f"text reads as {spoken}, the question was {question_lang}")
+    return SchemaResult(not problems, problems, (now() - t0) * 1000.0)

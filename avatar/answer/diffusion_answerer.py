@@ -1,0 +1,166 @@
+"""The diffusion answerer: retrieval -> prompt -> embedded diffusion model -> checks -> Answer.
+
+The reply is decoded by infilling the record skeleton `<lang> [mood] <sep> [text]`: the language
+token is fixed to the question's language, so the record is well-formed by construction and the
+reply cannot switch language. `decode_candidate` is the seam for the checks (issue 5): variant 0
+is the default decode, other variants change the unmasking order (and seed), and banned token ids
+are never committed.
+"""
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import replace
+from typing import Sequence
+
+from avatar.answer.base import Answer, Fact, HistoryTurn
+from avatar.answer.prompt import PromptCodec
+from avatar.answer.text import detect_language, words
+from avatar.cancel import NEVER, CancelToken
+from avatar.trace import TRACER, Tracer, now
+
+log = logging.getLogger(__name__)
+
+_DAY_WORDS = {
+    "de": ("montag", "dienstag", "mittwoch", "donnerstag", "freitag", "samstag", "sonntag"),
+    "en": ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
+}
+_PACK_DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+
+def asked_weekday(question: str) -> tuple[int, str] | None:
+    """The weekday a question names ("am Sonntag", "sundays", ASR lower case), with its language."""
+    for w in words(question):
+        for lang, names in _DAY_WORDS.items():
+            for d, name in enumerate(names):
+                if w in (name, name + "s"):
+                    return d, lang
+    return None
+
+
+def weekday_fact(pack, day: int, lang: str) -> Fact | None:
+    """One weekday's opening hours as the model saw them in training ("Am Sonntag haben wir ...")."""
+    hours = getattr(pack, "hours", None)
+    if not hours:
+        return None
+    intervals = hours.get(_PACK_DAYS[day])
+    if intervals is None:
+        return None
+    from avatar.train.corpus import DAYS
+
+    name = DAYS[lang][day]
+    if not intervals:
+        text = f"Am {name} haben wir geschlossen." if lang == "de" else f"On {name} we are closed."
+    elif lang == "de":
+        text = f"Am {name} haben wir von " + " und ".join(f"{a} bis {b}" for a, b in intervals) + " Uhr geöffnet."
+    else:
+        text = f"On {name} we are open " + " and ".join(f"from {a} to {b}" for a, b in intervals) + "."
+    return Fact(f"hours-{_PACK_DAYS[day]}", lang, text, "hours", 1.0)
+
+
+class DiffusionAnswerer:
+    """Answers from the knowledge pack with the diffusion model; see the module docstring."""
+
+    def __init__(self, cfg, pack, tracer: Tracer = TRACER, lm=None):
+        from avatar.answer.retrieval import Retriever
+        from avatar.llm.loader import load_model
+
+        self.cfg, self.pack, self.tracer = cfg, pack, tracer
+        self.lm = lm or load_model(cfg.llm.model, family=cfg.llm.family or None, device=cfg.llm.device,
+                                   threads=cfg.llm.threads, dtype=cfg.llm.dtype)
+        self.codec = PromptCodec(self.lm.tokenizer)
+        self.retriever = Retriever(pack)
+        from avatar.llm.engine import DecodeOptions
+
+        opts = DecodeOptions.from_config(cfg.llm)
+        limit = int(getattr(self.lm.model.config, "max_answer_len", opts.gen_length))
+        self.options = replace(opts, gen_length=min(opts.gen_length, limit))
+        self.special_ids = frozenset(i for i in self.codec.id.values() if i is not None)
+
+    # --- the seam for the checks -------------------------------------------------------------------
+    def decode_candidate(self, question: str, lang: str, facts: Sequence[Fact], history: Sequence[HistoryTurn] = (),
+                         variant: int = 0, banned_token_ids: Sequence[int] = (), cancel: CancelToken = NEVER):
+        from avatar.answer.checks.candidate import Candidate
+        from avatar.llm.infill import Slot
+
+        prompt = self.prompt_ids(question, lang, facts, history)
+        opts = replace(self.options, banned_token_ids=tuple(sorted(set(banned_token_ids))))
+        if variant == 1:
+            opts = replace(opts, order="left_to_right")
+        elif variant > 1:
+            opts = replace(opts, order="random", seed=variant)
+        skeleton = [self.codec.id[f"<{lang}>"], Slot(1, "mood"), self.codec.id["<sep>"],
+                    Slot(opts.gen_length - 3, "text")]
+        result = self.lm.infill(prompt, skeleton, opts, cancel=cancel)
+        record = self.codec.parse_reply(result.answer_ids)
+        text_ids = [t for t in result.slots[1] if t not in self.special_ids]
+        info = {"steps": result.steps, "tokens": len(text_ids), "ms": round(result.ms, 2), "variant": variant,
+                "well_formed": record.well_formed}
+        return Candidate(text=_tidy(record.text), lang=lang, mood=record.mood, token_ids=text_ids,
+                         decode_info=info, variant=variant)
+
+    def prompt_ids(self, question: str, lang: str, facts: Sequence[Fact], history: Sequence[HistoryTurn]) -> list[int]:
+        turns = [(h.question, h.reply) for h in history if h.lang == lang][-self.cfg.answer.history_turns:]
+        return self.codec.prompt_ids([f.text for f in facts], turns, question)
+
+    # --- Answerer --------------------------------------------------------------------------------
+    def retrieve(self, question: str, lang: str, history: Sequence[HistoryTurn] = ()) -> list[Fact]:
+        k = self.cfg.answer.top_k
+        facts = list(self.retriever.retrieve(question, lang, k=k))
+        day = asked_weekday(question)
+        if day is not None:
+            fact = weekday_fact(self.pack, day[0], lang)
+            if fact is not None:  # the asked day's hours first: the model was trained on this sentence
+                facts = [fact] + [f for f in facts if f.id not in ("hours-week", "hours-today")][:k - 1]
+        return facts
+
+    def answer(self, question: str, lang: str | None = None, history: Sequence[HistoryTurn] = (),
+               cancel: CancelToken = NEVER, turn: int | None = None) -> Answer:
+        if lang not in ("de", "en"):
+            lang = detect_language(question, default=self.cfg.general.languages[0])
+        t0 = now()
+        with self.tracer.span("retrieval", turn=turn, track="answer") as span:
+            facts = self.retrieve(question, lang, history)
+            span["facts"] = len(facts)
+        decode = lambda variant, banned_ids=(): self.decode_candidate(question, lang, facts, history, variant,
+                                                                      banned_ids, cancel)
+        with self.tracer.span("decode", turn=turn, track="llm", variant=0) as span:
+            first = decode(0)
+            span.update(first.decode_info)
+        checks = _checks_module() if self.cfg.checks.enabled else None
+        if checks is None:
+            return Answer(first.text, lang, facts, first.mood, checks={"enabled": False},
+                          decode=_decode_record(first, [first], t0), source="diffusion")
+        allowed = [f.text for f in facts] + [question]
+
+        def decode_fn(variant: int, banned: frozenset) -> object:
+            ids = checks.banned_token_ids(banned, self.codec.text_ids, allowed, keep=self.special_ids) if banned else ()
+            return decode(variant, ids)
+
+        checked = checks.check_and_choose(question, lang, facts, decode_fn, self.cfg, tracer=self.tracer, turn=turn,
+                                          cancel=cancel, first=first)
+        chosen = checked.candidate or first
+        return Answer(checked.reply, checked.lang or lang, facts, checked.mood, checked.gesture, checks=checked.checks,
+                      decode=_decode_record(chosen, checked.candidates or [first], t0),
+                      source="fallback" if checked.fallback_used else "diffusion")
+
+
+def _decode_record(chosen, candidates, t0: float) -> dict:
+    return {"steps": chosen.decode_info.get("steps", 0), "tokens": chosen.decode_info.get("tokens", 0),
+            "ms": chosen.decode_info.get("ms", 0.0), "decodes": len(candidates),
+            "decode_ms_total": round(sum(c.decode_info.get("ms", 0.0) for c in candidates), 2),
+            "answer_ms": round((now() - t0) * 1000.0, 2)}
+
+
+def _tidy(text: str) -> str:
+    """The tokenizer's pieces joined back: no space before punctuation."""
+    return re.sub(r"\s+([.,;:!?])", r"\1", text).strip()
+
+
+def _checks_module():
+    try:
+        from avatar.answer import checks
+    except ImportError as exc:  # the checking layer is optional: answer unchecked, say so in the log
+        log.warning("answer checks unavailable: %s", exc)
+        return None
+    return checks

@@ -1,0 +1,176 @@
+"""The retrieval answerer: says the knowledge-pack fact that fits the question best, or declines.
+
+It is the safe fallback of the diffusion answerer: it never says anything the venue did not write
+itself. Greetings, thanks and goodbyes get a short reply of their own; a question the pack cannot
+answer well gets an honest "I don't know" that points to the staff, in the visitor's language.
+"""
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from avatar.answer.base import Answer, HistoryTurn
+from avatar.answer.knowledge import KnowledgePack
+from avatar.answer.retrieval import Match, Retriever
+from avatar.answer.text import detect_language, words
+from avatar.cancel import NEVER, CancelToken
+from avatar.trace import TRACER, Tracer, now
+
+# Small talk: (kind, German trigger words, English trigger words). Checked on the whole question.
+_SMALLTALK = (
+    ("thanks", r"danke|dankeschön|vielen dank|merci", r"thanks|thank you|cheers"),
+    ("goodbye", r"tschüss|tschüs|auf wiedersehen|wiedersehen|ciao|bis bald|schönen tag noch",
+     r"bye|goodbye|good bye|see you|have a nice day"),
+    ("greeting", r"hallo|guten tag|guten morgen|guten abend|servus|moin|grüß gott|hi|hey",
+     r"hello|hi|hey|good morning|good afternoon|good evening"),
+    ("how_are_you", r"wie geht es dir|wie geht es ihnen|wie geht s|wie gehts",
+     r"how are you|how s it going|how are you doing"),
+    ("who_are_you", r"wer bist du|wer sind sie|was bist du|bist du ein roboter",
+     r"who are you|what are you|are you a robot"),
+    ("clock", r"wie spät ist es|wie viel uhr ist es|wieviel uhr ist es|welches datum|welcher tag ist heute|"
+              r"welchen tag haben wir|den wievielten haben wir",
+     r"what time is it|what s the time|what is the time|what s the date|what is the date|what day is it|"
+     r"what day is today|what s today s date"),
+)
+_REPLIES = {
+    "de": {
+        "greeting": "Hallo und herzlich willkommen! Was möchten Sie wissen?",
+        "thanks": "Gern geschehen!",
+        "goodbye": "Auf Wiedersehen und einen schönen Tag!",
+        "how_are_you": "Danke, mir geht es gut! Wie kann ich Ihnen helfen?",
+        "who_are_you": "Ich bin der digitale Auskunftsassistent von {venue}. Fragen Sie mich zum Beispiel nach Öffnungszeiten, Preisen oder Wegen.",
+        "decline": "Das weiß ich leider nicht. Bitte fragen Sie unser Personal {help}.",
+    },
+    "en": {
+        "greeting": "Hello and welcome! What would you like to know?",
+        "thanks": "You're welcome!",
+        "goodbye": "Goodbye, and have a nice day!",
+        "how_are_you": "I'm fine, thank you! How can I help you?",
+        "who_are_you": "I'm the digital information assistant of {venue}. Ask me about opening hours, prices or directions, for example.",
+        "decline": "Sorry, I don't know that. Please ask our staff {help}.",
+    },
+}
+_DEFAULT_HELP = {"de": "an der Information", "en": "at the information desk"}
+_MOODS = {"clock": ("neutral", ""), "greeting": ("happy", "wave"), "goodbye": ("happy", "wave"), "thanks": ("happy", "nod"),
+          "how_are_you": ("happy", ""), "who_are_you": ("neutral", ""), "decline": ("sorry", "shrug")}
+# Small talk wins only when the question is mostly small talk ("hallo wo ist das café" is a question).
+_SMALLTALK_MAX_OTHER_WORDS = 2
+_FOLLOWUP_MAX_WORDS = 5
+_FOLLOWUP_STARTS = frozenset(["und", "and", "oder", "or", "auch", "also", "what about", "how about",
+                              "und wie", "und was", "wie ist es", "und wann", "und wo"])
+
+
+def _pattern(alternatives: str) -> re.Pattern:
+    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)")
+
+
+_SMALLTALK_RE = [(kind, _pattern(de), _pattern(en)) for kind, de, en in _SMALLTALK]
+_MIN_COVERAGE = 0.5  # share of the question's words the pack must know for a merely clear score
+_SURE_FACTOR = 2.0  # a score this many times min_score needs no coverage
+_WEEKDAYS = {"de": ("Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"),
+             "en": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")}
+_MONTHS = {"de": ("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
+                  "November", "Dezember"),
+           "en": ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+                  "October", "November", "December")}
+
+
+class RetrievalAnswerer:
+    """Answerer over a knowledge pack: the best BM25 fact, small talk, or a polite decline."""
+
+    def __init__(self, pack: KnowledgePack, cfg, tracer: Tracer = TRACER) -> None:
+        self.pack = pack
+        self.retriever = Retriever(pack)
+        self.top_k = int(cfg.answer.top_k)
+        self.min_score = float(cfg.answer.min_score)
+        self.languages = tuple(cfg.general.languages)
+        self.tracer = tracer
+
+    def warmup(self) -> None:
+        for lang in self.languages:
+            self.retriever.retrieve("warmup", lang, 1)
+
+    def answer(self, question: str, lang: str, history: list[HistoryTurn] = (),
+               cancel: CancelToken = NEVER, turn: int | None = None) -> Answer:
+        t0 = now()
+        if lang not in ("de", "en"):
+            lang = detect_language(question, self.languages[0], self.languages)
+        kind = smalltalk_kind(question)
+        if kind:
+            return self._reply(kind, lang, t0, checks={"smalltalk": kind})
+        with self.tracer.span("retrieval", turn=turn, track="answer") as info:
+            match = self.retriever.match(question, lang, self.top_k)
+            followup = False
+            if history and (not self._confident(match) or _is_elliptic(question)):
+                # "und für Kinder?": a short follow-up is read together with the previous question.
+                previous = history[-1].question
+                more = self.retriever.match(f"{previous} {question}", lang, self.top_k)
+                if self._confident(more) and more.facts[0].score >= _best(match):
+                    match, followup = more, True
+            facts = match.facts
+            info.update(facts=[f.id for f in facts], best=_best(match), coverage=round(match.coverage, 2))
+        cancel.raise_if_cancelled()
+        declined = not self._confident(match)
+        checks = {"retrieval": {"best": _best(match), "min_score": self.min_score,
+                                "coverage": round(match.coverage, 2), "followup": followup, "declined": declined}}
+        if declined:
+            return self._reply("decline", lang, t0, facts=facts, checks=checks)
+        mood, gesture = "neutral", "point" if facts[0].topic in ("rooms", "directions") else ""
+        return Answer(reply=facts[0].text, lang=lang, facts=facts, mood=mood, gesture=gesture, checks=checks,
+                      decode=_decode_info(t0), source="retrieval")
+
+    def _confident(self, match: Match) -> bool:
+        """Good enough to say: a clear score, and a weak one only when the pack knows most of the
+        question's words ("is the front door locked" shares only "front" with the parking fact)."""
+        best = _best(match)
+        if best < self.min_score:
+            return False
+        return match.coverage >= _MIN_COVERAGE or best >= _SURE_FACTOR * self.min_score
+
+    def _reply(self, kind: str, lang: str, t0: float, facts=(), checks=None) -> Answer:
+        if kind == "clock":
+            return Answer(reply=_clock_reply(lang), lang=lang, mood="neutral", checks=checks or {},
+                          decode=_decode_info(t0), source="retrieval")
+        text = _REPLIES[lang][kind].format(venue=self.pack.display_name(lang),
+                                           help=self.pack.help.get(lang, _DEFAULT_HELP[lang]))
+        mood, gesture = _MOODS.get(kind, ("neutral", ""))
+        return Answer(reply=text, lang=lang, facts=list(facts), mood=mood, gesture=gesture,
+                      checks=checks or {}, decode=_decode_info(t0), source="retrieval")
+
+
+def smalltalk_kind(question: str) -> str:
+    """'greeting', 'thanks', 'goodbye', 'how_are_you', 'who_are_you', 'clock' or '' for a real question."""
+    text = " ".join(words(question))
+    for kind, de, en in _SMALLTALK_RE:
+        for pattern in (de, en):
+            match = pattern.search(text)
+            if match:
+                rest = len(words(pattern.sub(" ", text)))
+                if rest <= _SMALLTALK_MAX_OTHER_WORDS or kind in ("how_are_you", "who_are_you", "clock"):
+                    return kind
+    return ""
+
+
+def _is_elliptic(question: str) -> bool:
+    """'und für Kinder?', 'and on Sunday?': a short question that leans on the one before."""
+    tokens = words(question)
+    return 0 < len(tokens) <= _FOLLOWUP_MAX_WORDS and (
+        tokens[0] in _FOLLOWUP_STARTS or " ".join(tokens[:2]) in _FOLLOWUP_STARTS)
+
+
+def _best(match: Match) -> float:
+    return match.facts[0].score if match.facts else 0.0
+
+
+def _clock_reply(lang: str, when: datetime | None = None) -> str:
+    """The time and date from the kiosk's clock (the one thing it knows without the pack)."""
+    when = when or datetime.now()
+    day = _WEEKDAYS[lang][when.weekday()]
+    if lang == "de":
+        return f"Es ist {when:%H:%M} Uhr, heute ist {day}, der {when.day}. {_MONTHS['de'][when.month - 1]}."
+    return f"It is {when:%H:%M}, and today is {day}, {when.day} {_MONTHS['en'][when.month - 1]}."
+
+
+def _decode_info(t0: float) -> dict:
+    # No language model ran: no steps or tokens, only the time the answer took.
+    return {"steps": 0, "tokens": 0, "ms": round((now() - t0) * 1000, 3)}

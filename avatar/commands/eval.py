@@ -1,0 +1,34 @@
+"""`avatar eval`: the embedded model on held-out synthetic venues, threshold vs one-token-per-step decoding."""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--json", metavar="FILE", help="write the reports and every scored reply here")
+    parser.add_argument("--n", type=int, default=200, help="held-out questions (half German, half English)")
+    parser.add_argument("--model", help="model folder (default: llm.model)")
+    parser.add_argument("--seed", type=int, default=1, help="which held-out venues")
+    parser.add_argument("--no-baseline", action="store_true", help="skip one-token-per-step decoding")
+
+
+def run(args, cfg) -> int:
+    from avatar.llm.loader import load_model
+    from avatar.train.evaluate import options_for, run_eval
+
+    lm = load_model(args.model or cfg.llm.model, device=cfg.llm.device, threads=cfg.llm.threads, dtype=cfg.llm.dtype)
+    result = run_eval(lm, args.n, options_for(cfg, lm), seed=args.seed, baseline=not args.no_baseline)
+    cols = ("right_fact", "in_language", "declined_unanswerable", "false_declines", "unsupported", "well_formed",
+            "median_ms", "p95_ms", "tokens_per_step")
+    print(f"{'decoding':<14}" + "".join(f"{c:>22}" for c in cols))
+    for r in result["reports"]:
+        print(f"{r.decoding:<14}" + "".join(f"{getattr(r, c):>22}" for c in cols))
+    if args.json:
+        out = {"model": str(lm.path), "n": args.n, "seed": args.seed,
+               "reports": [asdict(r) for r in result["reports"]],
+               "rows": {k: [asdict(x) for x in v] for k, v in result["rows"].items()}}
+        Path(args.json).write_text(json.dumps(out, indent=1, ensure_ascii=False))
+        print(f"wrote {args.json}")
+    return 0

@@ -1,0 +1,239 @@
+"""`avatar run`: the kiosk app. Fullscreen by default; headless (one HUD line per turn on the
+console) when there is no display or no audio device, on the bundled sample questions."""
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from avatar.errors import AvatarError, DeviceError
+
+RESTART_AFTER_S = 3.0  # a live kiosk whose loop ended (microphone lost) builds a new one after this
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--windowed", action="store_true", help="a normal window instead of the fullscreen kiosk")
+    parser.add_argument("--debug", action="store_true", help="latency HUD, debug panel and a trace file per run")
+    parser.add_argument("--lang", choices=("de", "en", "auto"), help="language (default: general.lang)")
+    parser.add_argument("--knowledge", metavar="DIR", help="the venue's knowledge pack (default: general.knowledge)")
+    parser.add_argument("--input", nargs="+", metavar="WAV", help="visitor audio from files instead of the microphone")
+    parser.add_argument("--output", metavar="WAV", help="reply audio to a file instead of the loudspeaker")
+    parser.add_argument("--screenshot", metavar="PNG", help="save the window after the last input turn, then quit")
+    parser.add_argument("--demo", action="store_true", help="play a scripted German and English turn (no models)")
+    parser.add_argument("--headless", action="store_true", help="no window even when a display is there")
+
+
+def display_problem(env=os.environ) -> str | None:
+    """Why no window can be shown, or None when one can."""
+    platform = env.get("QT_QPA_PLATFORM", "")
+    if platform and platform.split(":")[0] in ("offscreen", "minimal", "vnc", "eglfs", "linuxfb", "wayland", "xcb"):
+        return None
+    if sys.platform in ("win32", "darwin") or env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"):
+        return None
+    return "no display (DISPLAY/WAYLAND_DISPLAY unset and QT_QPA_PLATFORM not offscreen)"
+
+
+def audio_problem(cfg) -> str | None:
+    """Why the microphone/loudspeaker cannot be used, or None when they can."""
+    try:
+        from avatar.audio.devices import import_sounddevice
+
+        sd = import_sounddevice()
+        for kind, spec in (("input", cfg.audio.input_device), ("output", cfg.audio.output_device)):
+            device = int(spec) if isinstance(spec, str) and spec.isdigit() else (spec or None)
+            if not sd.query_devices(device, kind=kind):
+                return f"no audio {kind} device"
+    except DeviceError as exc:
+        return f"no audio device ({exc.message})"
+    except Exception as exc:  # PortAudio errors and friends: same outcome, no microphone
+        return f"no audio device ({exc})"
+    return None
+
+
+def run(args, cfg) -> int:
+    overrides = {}
+    if args.lang:
+        overrides["general.lang"] = args.lang
+    if args.debug:
+        overrides["general.debug"] = True
+    if args.knowledge:
+        overrides["general.knowledge"] = args.knowledge
+    cfg = cfg.with_overrides(overrides) if overrides else cfg
+    debug = bool(cfg.general.debug)
+
+    no_display = "--headless given" if args.headless else display_problem()
+    inputs, output = args.input, args.output
+    no_audio = None
+    if not args.demo and not inputs:
+        no_audio = audio_problem(cfg)
+    if no_display or no_audio:
+        print(f"avatar: {no_display or no_audio}: running the turns headless"
+              + ("" if inputs or args.demo else " on the bundled sample questions"), flush=True)
+        if args.screenshot:
+            print("avatar: --screenshot needs a display (try QT_QPA_PLATFORM=offscreen)", file=sys.stderr)
+        return run_headless(cfg, inputs, output, demo=args.demo, debug=debug)
+    if inputs and not output and not args.demo:
+        problem = audio_problem(cfg)
+        if problem:
+            args.output = str(Path(tempfile.mkdtemp(prefix="avatar-run-")) / "replies.wav")
+            print(f"avatar: {problem}: the replies go to {args.output}", flush=True)
+    return run_window(cfg, args, debug)
+
+
+# --- with a window ------------------------------------------------------------------------------
+def run_window(cfg, args, debug: bool) -> int:
+    from avatar.trace import TRACER
+    from avatar.ui.app import App
+
+    tracer = TRACER
+    if args.demo:
+        from avatar.ui import demo_script
+
+        def make_loop():
+            return demo_script.DemoLoop(tracer), []
+    else:
+        loaded: list = []  # the models, loaded once; a restarted loop reuses them
+
+        def make_loop():  # runs on the loop's thread: the window is up while the models load
+            if not loaded:
+                loaded.append(_load_stages(cfg, tracer))
+            return _build_loop(cfg, args.input, args.output, tracer, loaded[0])
+    live = not args.input and not args.demo
+    app = App(cfg, make_loop, tracer, kiosk=not args.windowed and bool(cfg.kiosk.fullscreen), debug=debug,
+              lang=cfg.general.lang, screenshot=args.screenshot, quit_when_done=bool(args.screenshot),
+              restart_after_s=RESTART_AFTER_S if live else None)
+    return app.exec()
+
+
+def _pipeline():
+    try:
+        from avatar.pipeline import build
+    except ImportError as exc:
+        raise AvatarError(f"the voice loop cannot be built: {exc}",
+                          hint="try `avatar run --demo`, and `avatar doctor` for what is missing") from None
+    return build
+
+
+def _load_stages(cfg, tracer):
+    def progress(msg: str) -> None:
+        print(f"avatar: {msg} …", flush=True)
+
+    return _pipeline().load_stages(cfg, tracer, cfg.general.knowledge, progress)
+
+
+def _build_loop(cfg, inputs, output, tracer, stages=None):
+    stages = stages or _load_stages(cfg, tracer)
+    loop = _pipeline().build_voice_loop(cfg, inputs, output, tracer, stages=stages, knowledge=cfg.general.knowledge)
+    return loop, list(stages.notices)
+
+
+# --- headless -----------------------------------------------------------------------------------
+def sample_questions(cfg) -> list[Path]:
+    """The bundled sample questions: the venue set if present, else the recorded ones."""
+    from avatar.paths import assets_dir
+
+    root = assets_dir() / "samples"
+    for pattern in ("venue/*/*.wav", "real/*/*.wav", "*.wav"):
+        found = sorted(root.glob(pattern))
+        if found:
+            by_lang: dict[str, list[Path]] = {}
+            for p in found:
+                by_lang.setdefault(p.parent.name, []).append(p)
+            # two per language keeps the headless run short and shows both languages
+            return [p for group in by_lang.values() for p in group[:2]]
+    return synthesize_questions(cfg)
+
+
+def synthesize_questions(cfg) -> list[Path]:
+    """No WAVs bundled: speak the locales' sample questions with our own TTS."""
+    import numpy as np
+    import soundfile as sf
+
+    from avatar.ui.strings import load_strings
+
+    try:
+        from avatar.tts.synthesizer import Synthesizer
+    except ImportError as exc:
+        raise AvatarError(f"no sample questions and no TTS to make them: {exc}",
+                          hint="pass --input WAV files") from None
+    tts = Synthesizer(cfg.tts)
+    folder = Path(tempfile.mkdtemp(prefix="avatar-samples-"))
+    out = []
+    for lang in cfg.general.languages:
+        for i, text in enumerate(load_strings(lang).table.get("samples", {}).get("questions", [])):
+            chunks = list(tts.synthesize(text, lang))
+            if not chunks:
+                continue
+            pcm = np.concatenate([c.pcm for c in chunks])
+            path = folder / f"{lang}_{i}.wav"
+            sf.write(path, pcm, chunks[0].sample_rate)
+            out.append(path)
+    return out
+
+
+def run_headless(cfg, inputs, output, demo: bool = False, debug: bool = False) -> int:
+    from avatar import events as ev
+    from avatar.report import format_table, record_turn_metrics, stage_stats, turn_table_header, turn_table_row
+    from avatar.trace import TRACER
+    from avatar.ui.strings import load_strings
+
+    tracer = TRACER
+    budgets = cfg.budget.as_dict()
+    strings = {lang: load_strings(lang) for lang in ("de", "en")}
+    metrics: list[ev.TurnMetrics] = []
+    last_lang = [cfg.general.lang if cfg.general.lang in strings else cfg.general.languages[0]]
+
+    def observe(e: ev.Event) -> None:
+        if isinstance(e, ev.TurnMetrics):
+            if debug:
+                record_turn_metrics(tracer, e)
+            if not metrics:
+                print(turn_table_header(), flush=True)
+            metrics.append(e)
+            print(turn_table_row(e.turn, e.lang, e.stages, e.voice_to_voice_ms, e.transcript, e.reply, budgets),
+                  flush=True)
+        elif isinstance(e, ev.StageError):
+            s = strings[last_lang[0]]
+            key = "error.stage_restarted" if e.restarted else "error.stage_failed"
+            print(f"  ! {s.get(key, stage=s.stage_name(e.stage))}  [{e.stage}: {e.message}]", flush=True)
+        elif isinstance(e, ev.Notice):
+            print(f"  i {e.message}", flush=True)
+        elif isinstance(e, ev.LanguageChanged) and e.lang in strings:
+            last_lang[0] = e.lang
+        elif isinstance(e, ev.FinalTranscript) and e.dropped:
+            print(f"  - dropped a transcript ({e.dropped})", flush=True)
+
+    if demo:
+        from avatar.ui import demo_script
+
+        loop = demo_script.DemoLoop(tracer, start_delay_s=0.0)
+    else:
+        inputs = inputs or sample_questions(cfg)
+        if not inputs:
+            raise AvatarError("no input to run headless", hint="pass --input WAV files")
+        print(f"avatar: {len(inputs)} question(s): {', '.join(Path(p).name for p in inputs)}", flush=True)
+        output = output or str(Path(tempfile.mkdtemp(prefix="avatar-run-")) / "replies.wav")
+        loop, notices = _build_loop(cfg, inputs, output, tracer)
+        for text in notices:
+            print(f"  i {text}", flush=True)
+    loop.subscribe(observe)
+    try:
+        loop.run_until_done()
+    finally:
+        loop.stop()
+    if metrics:
+        print()
+        rows = [{**m.stages, **({"voice_to_voice": m.voice_to_voice_ms} if m.voice_to_voice_ms is not None else {})}
+                for m in metrics]
+        print(format_table(stage_stats(rows, budgets)))
+    else:
+        print("avatar: no turn was answered")
+    if output and not demo:
+        print(f"replies: {output}")
+    if debug:
+        from avatar.report import trace_file_for_run
+
+        path = tracer.export_chrome(trace_file_for_run(cfg))
+        print(f"trace: {path}")
+    return 0 if metrics else 1

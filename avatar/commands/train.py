@@ -1,0 +1,31 @@
+"""`avatar train`: train the embedded diffusion model (CPU by default, CUDA when present)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from avatar.paths import resolve
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--minutes", type=float, default=60.0, help="stop after this much training time")
+    parser.add_argument("--steps", type=int, default=100_000, help="stop after this many steps")
+    parser.add_argument("--out", default="runs/avatar-mdlm", help="run folder (checkpoint.pt, model/)")
+    parser.add_argument("--resume", action="store_true", help="go on from the run folder's checkpoint")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--batch", type=int, default=24)
+    parser.add_argument("--size", default="base", choices=["base", "tiny"], help="model size preset")
+    parser.add_argument("--threads", type=int, default=1, help="CPU threads for torch")
+    parser.add_argument("--device", default="", help="cpu | cuda (default: cuda when present)")
+
+
+def run(args, cfg) -> int:
+    from avatar.train.trainer import TrainOptions, train
+
+    opts = TrainOptions(out=resolve(args.out), steps=args.steps, minutes=args.minutes, seed=args.seed,
+                        resume=args.resume, batch=args.batch, size=args.size, threads=args.threads, device=args.device)
+    result = train(opts)
+    (opts.out / "train_result.json").write_text(json.dumps(result, indent=1))
+    print(f"trained {result['steps']} steps in {result['seconds'] / 60:.1f} min, loss {result['loss']:.3f}; "
+          f"model folder: {Path(opts.out) / 'model'}")
+    return 0

@@ -1,0 +1,100 @@
+"""`avatar transcribe WAV... [--json] [--lang de|en]`: files through the recognizer the kiosk uses.
+
+`--compare` also runs faster-whisper's plain transcribe() (30 s window) on each file, side by side
+in one run; with `--names-are-transcripts` it scores word accuracy against the file names.
+"""
+from __future__ import annotations
+
+import json
+import statistics
+from dataclasses import asdict
+from pathlib import Path
+
+import numpy as np
+
+from avatar.audio import read_wav_16k
+from avatar.trace import now
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("wav", nargs="+", help="audio files (any rate and channel count soundfile reads)")
+    parser.add_argument("--json", action="store_true", help="print one JSON record per file")
+    parser.add_argument("--lang", choices=("de", "en"), help="skip language detection")
+    parser.add_argument("--full", action="store_true", help="decode the whole 30 s window (no trimmed fast path)")
+    parser.add_argument("--compare", action="store_true",
+                        help="bench: also run faster-whisper's plain transcribe() on each file and compare")
+    parser.add_argument("--repeat", type=int, default=1, help="bench: runs per file (the median time is kept)")
+    parser.add_argument("--names-are-transcripts", action="store_true",
+                        help="bench: the file name (without .wav) is the reference text; report word accuracy")
+
+
+def run(args, cfg) -> int:
+    from avatar.asr import WhisperASR
+
+    if args.full:
+        cfg = cfg.with_overrides({"asr.trim_window": False})
+    asr = WhisperASR(cfg.asr, cfg.general.languages)
+    if args.compare or args.repeat > 1 or args.names_are_transcripts:
+        return _bench(asr, args)
+    for path in args.wav:
+        tr = asr.transcribe(read_wav_16k(path), lang=args.lang)
+        if args.json:
+            print(json.dumps({"input": path, **asdict(tr)}, ensure_ascii=False))
+        elif tr.dropped:
+            print(f"[{tr.lang} {tr.lang_prob:.2f}] (dropped: {tr.dropped}; Whisper said {tr.raw_text!r})  {tr.ms:.0f} ms")
+        else:
+            print(f"[{tr.lang} {tr.lang_prob:.2f}] {tr.text}  ({tr.ms:.0f} ms, {tr.path})")
+    return 0
+
+
+def _bench(asr, args) -> int:
+    from avatar.asr.word_accuracy import word_errors
+
+    asr.warmup()
+    rows = []
+    totals = {"kiosk": [0, 0], "plain": [0, 0]}
+    for path in args.wav:
+        pcm = read_wav_16k(path)
+        ref = Path(path).stem if args.names_are_transcripts else ""
+        row = {"input": path, "seconds": round(len(pcm) / 16000, 2)}
+        kiosk_ms, plain_ms = [], []
+        for _ in range(max(1, args.repeat)):  # interleaved, so both paths see the same machine load
+            tr = asr.transcribe(pcm, lang=args.lang)
+            kiosk_ms.append(tr.ms)
+            if args.compare:
+                t0 = now()
+                segments, info = asr.model.transcribe(pcm.astype(np.float32) / 32768.0, language=args.lang,
+                                                      beam_size=1, without_timestamps=True,
+                                                      condition_on_previous_text=False)
+                plain = " ".join(s.text.strip() for s in segments).strip()
+                plain_ms.append((now() - t0) * 1000.0)
+        row.update(text=tr.raw_text, lang=tr.lang, lang_prob=round(tr.lang_prob, 3), dropped=tr.dropped,
+                   path=tr.path, ms=round(statistics.median(kiosk_ms), 1))
+        if args.compare:
+            row.update(plain_text=plain, plain_lang=info.language, plain_ms=round(statistics.median(plain_ms), 1))
+        if ref:
+            errs, n = word_errors(ref, tr.raw_text)
+            totals["kiosk"][0] += errs; totals["kiosk"][1] += n
+            row["word_errors"] = errs
+            if args.compare:
+                errs, n = word_errors(ref, plain)
+                totals["plain"][0] += errs; totals["plain"][1] += n
+                row["plain_word_errors"] = errs
+        rows.append(row)
+        if args.json:
+            print(json.dumps(row, ensure_ascii=False), flush=True)
+        else:
+            extra = f" | plain {row['plain_ms']:.0f} ms [{row['plain_lang']}] {row['plain_text']}" if args.compare else ""
+            print(f"{row['ms']:6.0f} ms [{tr.lang} {tr.lang_prob:.2f}] {tr.raw_text}{extra}  <- {Path(path).name}", flush=True)
+    summary = {"files": len(rows), "median_ms": round(statistics.median(r["ms"] for r in rows), 1),
+               "langs": {l: sum(r["lang"] == l for r in rows) for l in sorted({r["lang"] for r in rows})},
+               "dropped": sum(bool(r["dropped"]) for r in rows), "fallbacks": sum(r["path"] == "full" for r in rows)}
+    if args.compare:
+        summary["plain_median_ms"] = round(statistics.median(r["plain_ms"] for r in rows), 1)
+        summary["plain_langs"] = {l: sum(r["plain_lang"] == l for r in rows) for l in sorted({r["plain_lang"] for r in rows})}
+    if args.names_are_transcripts:
+        for key, (errs, n) in totals.items():
+            if n and (key == "kiosk" or args.compare):
+                summary[f"{key}_word_accuracy"] = round(1 - errs / n, 3)
+    print(json.dumps({"summary": summary}) if args.json else f"summary: {json.dumps(summary)}")
+    return 0

@@ -1,0 +1,186 @@
+"""Load any local Hugging Face model folder as a DiffusionLM: weights, tokenizer, family, device.
+
+Nothing is ever downloaded: transformers runs with local_files_only (and HF_HUB_OFFLINE). A folder
+that is not a usable model raises ModelError with a hint; CUDA asked for but absent raises
+DeviceError.
+"""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")  # before transformers is imported: never reach the hub
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from avatar.errors import DeviceError, ModelError
+from avatar.llm.diffusion_lm import DiffusionLM
+from avatar.llm.families import BIDIRECTIONAL, Family, detect_family, get_family, read_config
+from avatar.paths import resolve
+
+log = logging.getLogger(__name__)
+
+_TOKENIZER_FILES = ("tokenizer.json", "tokenizer.model", "vocab.txt", "vocab.json")
+_DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16, "float64": torch.float64}
+
+
+def load_model(path: str | os.PathLike, family: str | Family | None = None, device: str = "cpu",
+               threads: int | None = None, dtype: str = "auto") -> DiffusionLM:
+    folder = resolve(path)
+    if not folder.is_dir():
+        raise ModelError(f"model folder not found: {folder}",
+                         hint="train or import the model (avatar models), or point --model / llm.model at a model folder")
+    config = read_config(folder)
+    _check_weights(folder)
+    if not any((folder / name).is_file() for name in _TOKENIZER_FILES):
+        raise ModelError(f"{folder} has no tokenizer (tokenizer.json)",
+                         hint="copy the tokenizer files (tokenizer.json, tokenizer_config.json) into the model folder")
+    _register_embedded_model()
+    fam = family if isinstance(family, Family) else get_family(family) if family else detect_family(config, folder)
+    torch_device = _device(device)
+    if threads:
+        torch.set_num_threads(int(threads))
+    torch_dtype = _dtype(dtype, torch_device)
+
+    model = _load_weights(folder, config, fam, torch_dtype).to(torch_device).eval()
+    model.requires_grad_(False)
+    tokenizer = _load_tokenizer(folder, fam)
+    vocab_size = int(getattr(model.config, "vocab_size", 0) or len(tokenizer))
+    mask_id = _mask_id(tokenizer, fam, config, vocab_size)
+    if mask_id is None:
+        raise ModelError(f"{folder}: no mask token found (family '{fam.name}' expects {fam.mask_token or 'the tokenizer mask token'})",
+                         hint="a masked-diffusion model needs a mask token in its tokenizer; check the family (--set llm.family=...)")
+    eos_ids = _eos_ids(tokenizer, fam, config, vocab_size)
+    if not eos_ids:
+        raise ModelError(f"{folder}: no end-of-sequence token found",
+                         hint="the tokenizer needs an eos (or sep) token so replies can end early")
+    pad_id = _token_id(tokenizer, fam.pad_token, vocab_size) if fam.pad_token else None
+    if pad_id is None and tokenizer.pad_token_id is not None and tokenizer.pad_token_id not in (mask_id,):
+        pad_id = int(tokenizer.pad_token_id)
+    # a stock left-to-right architecture in a bidirectional family (Dream-style) gets an all-visible mask
+    stock_causal = type(model).__name__.endswith("ForCausalLM") and type(model).__module__.startswith("transformers.")
+    from avatar.llm.forward_pass import ModelForward
+    forward = ModelForward(model, fam, force_bidirectional=stock_causal and fam.attention == BIDIRECTIONAL)
+    return DiffusionLM(model=model, tokenizer=tokenizer, family=fam, forward=forward, path=folder,
+                       device=torch_device, mask_token_id=mask_id, eos_token_ids=tuple(eos_ids),
+                       pad_token_id=pad_id, vocab_size=vocab_size)
+
+
+def _register_embedded_model() -> None:
+    try:
+        import avatar.llm.embedded_model  # noqa: F401  registers avatar-mdlm with transformers' Auto classes
+    except ImportError as exc:
+        log.debug("embedded model not available: %s", exc)
+
+
+def _check_weights(folder: Path) -> None:
+    shards = sorted(folder.glob("*.safetensors"))
+    if not shards and not list(folder.glob("pytorch_model*.bin")):
+        raise ModelError(f"{folder} has no weights (*.safetensors)",
+                         hint="copy model.safetensors into the folder, or train the model (avatar train)")
+    from safetensors import safe_open
+
+    for shard in shards:
+        try:
+            with safe_open(str(shard), framework="pt") as f:
+                names = list(f.keys())
+                expected = sum(_nbytes(f.get_slice(n)) for n in names)
+        except Exception as exc:  # safetensors raises several types for a bad header
+            raise ModelError(f"{shard} is not a readable safetensors file ({exc})",
+                             hint="the file is corrupt or truncated; copy or download it again") from None
+        if shard.stat().st_size < expected:
+            raise ModelError(f"{shard} is truncated ({shard.stat().st_size} bytes, the tensors need {expected})",
+                             hint="the copy is incomplete; copy the file again")
+
+
+def _nbytes(tensor_slice: Any) -> int:
+    n = 1
+    for d in tensor_slice.get_shape():
+        n *= d
+    sizes = {"F64": 8, "I64": 8, "U64": 8, "F32": 4, "I32": 4, "U32": 4, "F16": 2, "BF16": 2, "I16": 2, "U16": 2}
+    return n * sizes.get(tensor_slice.get_dtype(), 1)
+
+
+def _device(device: str) -> torch.device:
+    if device == "cuda":
+        if not torch.cuda.is_available():
+            raise DeviceError("llm.device is cuda but torch finds no CUDA device (this torch build: "
+                              f"{torch.__version__})", hint="set llm.device = \"cpu\", or install a CUDA build of torch and a GPU driver")
+        return torch.device("cuda")
+    if device != "cpu":
+        raise DeviceError(f"unknown llm.device '{device}'", hint="use cpu or cuda")
+    return torch.device("cpu")
+
+
+def _dtype(dtype: str, device: torch.device) -> torch.dtype:
+    if dtype == "auto":
+        return torch.bfloat16 if device.type == "cuda" else torch.float32  # bf16 matmuls are slow on most CPUs
+    if dtype not in _DTYPES:
+        raise ModelError(f"unknown llm.dtype '{dtype}'", hint=f"use auto or one of {', '.join(_DTYPES)}")
+    return _DTYPES[dtype]
+
+
+def _load_weights(folder: Path, config: dict, fam: Family, dtype: torch.dtype) -> Any:
+    import transformers
+
+    architectures = config.get("architectures") or []
+    if any(a.endswith("ForCausalLM") for a in architectures):
+        auto = transformers.AutoModelForCausalLM
+    elif any(a.endswith("ForMaskedLM") for a in architectures):
+        auto = transformers.AutoModelForMaskedLM
+    else:
+        auto = getattr(transformers, fam.auto_class)
+    remote = fam.remote_code and "auto_map" in config  # the modelling code is a file in this local folder
+    try:
+        return auto.from_pretrained(str(folder), local_files_only=True, dtype=dtype, trust_remote_code=remote)
+    except (OSError, ValueError, KeyError, RuntimeError, ImportError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ModelError(f"cannot load the model in {folder} as family '{fam.name}': {first}",
+                         hint="check that the folder is complete and the family fits (--set llm.family=...)") from None
+
+
+def _load_tokenizer(folder: Path, fam: Family) -> Any:
+    from transformers import AutoTokenizer, PreTrainedTokenizerFast
+
+    try:
+        return AutoTokenizer.from_pretrained(str(folder), local_files_only=True,
+                                             trust_remote_code=fam.remote_code and (folder / "tokenizer_config.json").exists())
+    except Exception as first:  # a bare tokenizer.json without tokenizer_config.json still loads directly
+        if (folder / "tokenizer.json").is_file():
+            try:
+                return PreTrainedTokenizerFast(tokenizer_file=str(folder / "tokenizer.json"))
+            except Exception:
+                pass
+        raise ModelError(f"cannot load the tokenizer in {folder} ({first})",
+                         hint="the tokenizer files are missing or corrupt; copy them again") from None
+
+
+def _token_id(tokenizer: Any, token: str | None, vocab_size: int) -> int | None:
+    if not token:
+        return None
+    tid = tokenizer.convert_tokens_to_ids(token)
+    if tid is None or tid == tokenizer.unk_token_id or not 0 <= tid < vocab_size:
+        return None
+    return int(tid)
+
+
+def _mask_id(tokenizer: Any, fam: Family, config: dict, vocab_size: int) -> int | None:
+    for tid in (_token_id(tokenizer, fam.mask_token, vocab_size), tokenizer.mask_token_id,
+                config.get("mask_token_id"), fam.mask_token_id):
+        if tid is not None and 0 <= int(tid) < vocab_size:
+            return int(tid)
+    return None
+
+
+def _eos_ids(tokenizer: Any, fam: Family, config: dict, vocab_size: int) -> list[int]:
+    ids = [t for t in (_token_id(tokenizer, s, vocab_size) for s in fam.eos_tokens) if t is not None]
+    if not ids:
+        ids = [t for t in fam.eos_token_ids if t < vocab_size and tokenizer.convert_ids_to_tokens(t) in fam.eos_tokens]
+    if not ids:
+        for tid in (tokenizer.eos_token_id, tokenizer.sep_token_id, config.get("eos_token_id")):
+            if isinstance(tid, int) and 0 <= tid < vocab_size and tid not in ids:
+                ids.append(tid)
+    return ids

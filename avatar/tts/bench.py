@@ -1,0 +1,82 @@
+"""Time to first audio of the voices, side by side in one run: `python -m avatar.tts.bench [--repeats N]`.
+
+For each voice a one-sentence reply is synthesized N times (after a warm-up) and the median and
+p90 of the time until its first clause is audio are printed, with the real-time factor.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+
+from avatar import config
+from avatar.trace import Tracer, now
+from avatar.tts.speech_text import speakable
+from avatar.tts.synthesizer import Synthesizer
+
+SENTENCES = {
+    "de": "Heute haben wir von 10:00 bis 18:00 Uhr geöffnet.",
+    "en": "Today we are open from 10:00 to 18:00.",
+}
+
+
+def time_to_first_audio(tts: Synthesizer, text: str, lang: str, repeats: int) -> tuple[list[float], float]:
+    firsts, audio_s, total_s = [], 0.0, 0.0
+    for _ in range(repeats):
+        t0 = now()
+        chunks = tts.synthesize(text, lang)
+        first = next(chunks)
+        firsts.append((now() - t0) * 1000)
+        rest = list(chunks)
+        total_s += now() - t0
+        audio_s += sum(c.duration_s for c in [first, *rest])
+    return firsts, total_s / audio_s
+
+
+def _stock_piper(info):
+    from piper.voice import PiperVoice
+
+    voice = PiperVoice.load(str(info.model), str(info.config))
+    list(voice.synthesize("Hello."))
+    return voice
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeats", type=int, default=9)
+    args = parser.parse_args(argv)
+    cfg = config.load()
+    variants = [("en", "piper + alignments", {"tts.alignments": True}),
+                ("en", "piper, no alignments", {"tts.alignments": False}),
+                ("en", "piper, 1 thread", {"tts.threads": 1}),
+                ("de", "espeak-ng", {})]
+    # the clause cache is off: every run synthesizes
+    rows = [(lang, label, Synthesizer(cfg.with_overrides({**over, "tts.cache_clauses": 0}).tts, Tracer()))
+            for lang, label, over in variants]
+    for lang, _, tts in rows:
+        tts.warmup([lang])
+    results = {label: [] for _, label, _ in rows}
+    rtf = {label: [] for _, label, _ in rows}
+    # piper's own loader (onnxruntime's default spinning threads), for the side-by-side comparison
+    stock = _stock_piper(rows[0][2].voice_for("en"))
+    results["piper, stock session"], rtf["piper, stock session"] = [], []
+    for _ in range(args.repeats):  # interleaved: the shared machine's load hits every voice alike
+        for lang, label, tts in rows:
+            firsts, factor = time_to_first_audio(tts, SENTENCES[lang], lang, 1)
+            results[label] += firsts
+            rtf[label].append(factor)
+        t0 = now()
+        chunk = next(iter(stock.synthesize(speakable(SENTENCES["en"], "en"))))
+        results["piper, stock session"].append((now() - t0) * 1000)
+        rtf["piper, stock session"].append((now() - t0) / (len(chunk.audio_float_array) / chunk.sample_rate))
+    rows.append(("en", "piper, stock session", rows[0][2]))
+    print(f"time to first audio, one sentence, {args.repeats} runs each (ms)")
+    for lang, label, tts in rows:
+        xs = sorted(results[label])
+        p90 = xs[min(len(xs) - 1, int(round(0.9 * (len(xs) - 1))))]
+        print(f"  {lang} {label:22s} median {statistics.median(xs):7.1f}  p90 {p90:7.1f}  "
+              f"real-time factor {statistics.median(rtf[label]):.3f}  voice {tts.voice_for(lang).name}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

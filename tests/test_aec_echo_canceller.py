@@ -1,0 +1,121 @@
+"""The echo canceller: the avatar's own voice is removed from the microphone and never opens a turn."""
+from __future__ import annotations
+
+import dataclasses
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import soundfile as sf
+
+from avatar import config
+from avatar import events as ev
+from avatar.aec.delay_estimator import estimate_delay
+from avatar.aec.echo_canceller import EchoCanceller
+from avatar.aec.erle import erle_db, run_canceller
+from avatar.aec.frames import make_frame
+from avatar.aec.reference_timeline import ReferenceTimeline
+from avatar.aec.room import impulse_response, room, simulate_mic
+
+DATA = Path(__file__).parent / "data" / "echo"
+SR = 16000
+
+
+@pytest.fixture(scope="module")
+def cfg():
+    return config.load(env={})
+
+
+@pytest.fixture(scope="module")
+def reply():
+    """Speech standing in for the avatar's reply (recorded commands back to back, ~8 s)."""
+    clips = [sf.read(str(p), dtype="int16")[0] for p in sorted(DATA.glob("visitor_*.wav"))]
+    return np.concatenate(clips)
+
+
+def _office_echo(reply, seed=0):
+    h = impulse_response(room("office"), seed=seed, system_delay_ms=40.0)
+    return simulate_mic(reply, h, reply_at_s=0.5, noise_db=-60.0, seed=seed)
+
+
+def test_canceller_removes_most_echo_in_simulated_office(cfg, reply):
+    sim = _office_echo(reply)
+    out = run_canceller(EchoCanceller(cfg.echo), sim.pcm, reply, reply_at_s=0.5)
+    assert erle_db(sim.echo, out, skip_s=2.5) >= 20.0
+
+
+def test_echo_alone_never_opens_a_turn(cfg, reply, tmp_path):
+    from avatar.audio.wav_source import WavFileSource
+    from avatar.vad.endpointer import Endpointer
+
+    wav = _office_echo(reply, seed=1).write(tmp_path / "echo_only.wav")
+    aec = EchoCanceller(cfg.echo)
+
+    def speech_starts(cancel: bool) -> int:
+        endpointer, starts = Endpointer(cfg.vad), 0
+        for frame in WavFileSource(wav, frame_ms=20, realtime=False, tail_silence_s=0.0).frames():
+            frame = dataclasses.replace(frame, t=frame.audio_t)  # the simulation's clock is stream time
+            k = int(round(frame.audio_t * SR)) - int(0.5 * SR)  # the reply started at 0.5 s
+            lo, hi = max(k, 0), max(k + frame.pcm.size, 0)
+            if cancel and hi > lo and lo < reply.size:
+                aec.add_reference(reply[lo:min(hi, reply.size)], (int(0.5 * SR) + lo) / SR)
+            if cancel:
+                frame = aec.process(frame)
+            starts += sum(isinstance(e, ev.SpeechStart) for e in endpointer.process(frame))
+        return starts
+
+    assert speech_starts(cancel=False) > 0  # without the canceller the echo does look like a visitor
+    assert speech_starts(cancel=True) == 0
+
+
+def test_canceller_keeps_frame_length_and_stamps_for_a_short_last_frame(cfg):
+    aec = EchoCanceller(cfg.echo)
+    frame = make_frame(np.full(250, 100, np.int16), 3.0, 1.5)
+    out = aec.process(frame)
+    assert out.pcm.shape == (250,) and out.pcm.dtype == np.int16
+    assert (out.t, out.audio_t) == (3.0, 1.5)
+
+
+def test_disabled_canceller_passes_frames_through(cfg):
+    aec = EchoCanceller(cfg.with_overrides({"echo.enabled": False}).echo)
+    frame = make_frame(np.arange(320, dtype=np.int16), 0.0, 0.0)
+    assert aec.process(frame) is frame and not aec.active
+
+
+def test_canceller_falls_back_to_pass_through_with_a_notice(cfg, monkeypatch):
+    monkeypatch.setitem(sys.modules, "livekit", None)  # as if the package could not be imported
+    seen = []
+    aec = EchoCanceller(cfg.echo, notify=seen.append)
+    frame = make_frame(np.arange(320, dtype=np.int16), 0.0, 0.0)
+    assert not aec.active
+    assert aec.process(frame) is frame
+    assert len(seen) == 1 and isinstance(seen[0], ev.Notice) and "echo cancellation is off" in seen[0].message
+
+
+def test_reference_timeline_returns_what_was_audible_in_a_window():
+    timeline = ReferenceTimeline()
+    timeline.add(np.full(160, 7, np.int16), t_audible=10.0)
+    timeline.add(np.full(160, 9, np.int16), t_audible=10.01)
+    window = timeline.read(10.005, 160)  # half of the first block, half of the second
+    assert (window[:80] == 7).all() and (window[80:] == 9).all()
+    assert not timeline.read(11.0, 160).any()  # nothing played then: silence
+
+
+def test_delay_estimator_finds_a_known_delay():
+    rng = np.random.default_rng(3)
+    ref = rng.standard_normal(3 * SR)
+    delay = int(0.037 * SR)
+    mic = np.concatenate([np.zeros(delay), 0.3 * ref[:-delay]]) + 0.01 * rng.standard_normal(3 * SR)
+    est = estimate_delay(ref, mic)
+    assert est.delay_ms == pytest.approx(37.0, abs=0.2)
+    assert est.confidence > 10
+
+
+def test_canceller_measures_the_hidden_playback_delay(cfg, reply):
+    aec = EchoCanceller(cfg.echo)
+    sim = _office_echo(reply)
+    run_canceller(aec, sim.pcm, reply, reply_at_s=0.5)
+    assert aec.estimate is not None
+    # 40 ms of buffering plus the office's 1.2 ms air path (plus its earliest reflections)
+    assert 38.0 <= aec.estimate.delay_ms <= 48.0

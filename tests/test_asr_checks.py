@@ -1,0 +1,70 @@
+"""Whisper's silence hallucinations and repetition loops are recognised without running a model."""
+from __future__ import annotations
+
+import pytest
+
+from avatar.asr.transcript import Transcript
+from avatar.asr.transcript_checks import cut_loop, is_hallucination, looks_looped, settle_repeats
+from avatar.asr.whisper_asr import _why_dropped
+from avatar.asr.word_accuracy import word_errors
+
+
+@pytest.mark.parametrize("text", [
+    "Untertitel im Auftrag des ZDF, 2017", "Untertitel im Auftrag des ZDF für funk, 2017", "Vielen Dank.",
+    "Vielen Dank fürs Zuschauen!", "Untertitel der Amara.org-Community", " Thank you for watching!",
+    " you", "Thank you.", "Thanks for watching.", "Bye.", "[Music]", "♪♪", "(Applause)",
+    "Subtitles by the Amara.org community", "Tschüss!",
+])
+def test_known_hallucinations_are_dropped(text):
+    assert is_hallucination(text)
+    tr = Transcript("", "de", 0.9, raw_text=text, avg_logprob=-0.2)
+    assert _why_dropped(tr) in ("hallucination", "empty")
+
+
+@pytest.mark.parametrize("text", [
+    "Wo ist die Garderobe?", "Wann öffnet das Museum?", "What time do you close?",
+    "Thank you, where is the exit?", "Vielen Dank, und wo sind die Toiletten?", "Can you help me?",
+])
+def test_real_questions_are_kept(text):
+    assert not is_hallucination(text) and not looks_looped(text)
+    assert _why_dropped(Transcript("", "de", 0.9, raw_text=text, avg_logprob=-0.3, no_speech_prob=0.1)) == ""
+
+
+def test_noise_and_low_confidence_are_dropped():
+    noise = Transcript("", "en", 0.9, raw_text="I'm going to put the water in the pot.", no_speech_prob=0.7,
+                       avg_logprob=-1.7)
+    assert _why_dropped(noise) == "noise"
+    guess = Transcript("", "en", 0.9, raw_text="Oops.", no_speech_prob=0.3, avg_logprob=-2.0)
+    assert _why_dropped(guess) == "low_confidence"
+    assert _why_dropped(Transcript("", "en", 0.9, raw_text=" ... ")) == "empty"
+
+
+@pytest.mark.parametrize("text", [
+    "Activate Blue Signing Activate Blue Signing",
+    "the hours are, unless to be rather, unless to be rather, unless to be rather",
+    "ja ja ja ja ja", "Hallo. Hallo. Hallo. Hallo.",
+])
+def test_repetition_loops_are_recognised(text):
+    assert looks_looped(text)
+
+
+def test_cut_loop_keeps_the_first_copy():
+    assert cut_loop("open the door open the door open the door") == "open the door"
+    assert cut_loop("Wo ist der Ausgang?") == "Wo ist der Ausgang?"
+
+
+def test_word_errors_count_edits_over_normalised_words():
+    assert word_errors("set brightness to 50 percent", "Set brightness to 50%.") == (0, 5)
+    assert word_errors("wie ist das Wetter", "Wie ist das Weter?") == (1, 4)
+    assert word_errors("cancel timer", "cancel all the timer") == (2, 2)
+
+
+def test_a_whole_utterance_repeated_keeps_one_copy_without_a_retry():
+    assert settle_repeats("Lock the front door Lock the front door Lock the front door") == ("Lock the front door", False)
+    assert settle_repeats("Next Next Next Next Next") == ("Next", False)
+
+
+def test_a_loop_starting_mid_sentence_stays_suspect():
+    text, suspect = settle_repeats("The museum opens at nine, unless to be rather, unless to be rather")
+    assert suspect
+    assert settle_repeats("Wie ist das Wetter?") == ("Wie ist das Wetter?", False)

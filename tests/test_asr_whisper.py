@@ -1,0 +1,166 @@
+"""Whisper on real German and English clips, noise and silence; model assets fail with a clear error."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from avatar import config
+from avatar.asr import assets, manifest
+from avatar.asr.transcript_checks import normalize
+from avatar.audio import read_wav_16k
+from avatar.cancel import CancelToken, Cancelled
+from avatar.errors import ModelError
+
+DATA = Path(__file__).parent / "data" / "speech"
+
+
+@pytest.fixture(scope="module")
+def cfg():
+    return config.load(env={})
+
+
+@pytest.fixture(scope="module")
+def asr(cfg):
+    from avatar.asr import WhisperASR
+
+    return WhisperASR(cfg.asr, cfg.general.languages)
+
+
+@pytest.mark.parametrize("clip,lang,expect", [
+    ("de_wie_ist_das_wetter.wav", "de", "wie ist das wetter"),
+    ("de_schalte_die_lampe_an.wav", "de", "lampe"),
+    ("en_whats_the_weather_like_in_new_york.wav", "en", "weather like in new york"),
+    ("en_cancel_timer.wav", "en", "cancel timer"),
+])
+def test_clip_is_transcribed_in_its_language(asr, clip, lang, expect):
+    tr = asr.transcribe(read_wav_16k(DATA / clip))
+    assert tr.lang == lang and tr.lang_prob > 0.5
+    assert not tr.dropped
+    assert expect in normalize(tr.text)
+    assert tr.path == "trimmed"
+
+
+def test_given_language_skips_detection(asr):
+    tr = asr.transcribe(read_wav_16k(DATA / "en_cancel_timer.wav"), lang="en")
+    assert tr.lang == "en" and tr.lang_prob == 1.0 and "cancel" in normalize(tr.text)
+
+
+def test_partial_transcript_uses_the_cheap_path(asr):
+    pcm = read_wav_16k(DATA / "en_whats_the_weather_like_in_new_york.wav")
+    tr = asr.transcribe(pcm[: len(pcm) // 2], partial=True)
+    assert tr.path == "partial" and tr.lang == "en"
+
+
+def test_noise_is_dropped_with_a_reason(asr):
+    tr = asr.transcribe(read_wav_16k(DATA / "background_noise_3s.wav"))
+    assert tr.dropped in ("noise", "low_confidence", "hallucination", "empty")
+    assert tr.text == ""
+
+
+def test_silence_is_dropped_as_empty(asr):
+    tr = asr.transcribe(np.zeros(16000, np.int16))
+    assert tr.dropped == "empty" and tr.text == ""
+
+
+def test_cancelled_transcription_raises(asr):
+    token = CancelToken()
+    token.cancel("resumed")
+    with pytest.raises(Cancelled):
+        asr.transcribe(read_wav_16k(DATA / "en_cancel_timer.wav"), cancel=token)
+
+
+def test_looped_trimmed_output_falls_back_to_the_full_window(asr, monkeypatch):
+    looped = {"text": "unless to be rather, unless to be rather, unless to be rather", "lang": "en",
+              "lang_prob": 0.9, "path": "trimmed", "no_speech_prob": 0.0, "avg_logprob": -0.3, "suspect": True}
+    calls = []
+    monkeypatch.setattr(asr, "_decode_window", lambda *a: dict(looped))
+    real_full = type(asr)._decode_full
+
+    def full(audio, lang, prob, cancel):
+        calls.append(lang)
+        return real_full(asr, audio, lang, prob, cancel)
+
+    monkeypatch.setattr(asr, "_decode_full", full)
+    tr = asr.transcribe(read_wav_16k(DATA / "en_cancel_timer.wav"))
+    assert calls == ["en"] and tr.path == "full" and "cancel" in normalize(tr.text)
+
+
+# -- model assets -----------------------------------------------------------------------------------
+def _fake_models(tmp_path: Path, parts: list[bytes], config_text: str = "{}") -> tuple[Path, list[Path], list[Path]]:
+    """A models/ folder whose manifest expects a model.bin made of the given parts."""
+    src = tmp_path / "src"
+    src.mkdir()
+    part_paths = []
+    for i, data in enumerate(parts, 1):
+        p = src / f"model.bin.part{i}"
+        p.write_bytes(data)
+        part_paths.append(p)
+    (src / "config.json").write_text(config_text)
+    models = tmp_path / "models"
+    models.mkdir()
+    whole = b"".join(parts)
+    import hashlib
+
+    entry = manifest.ModelEntry("whisper-base", "asr", "test", {
+        "model.bin": hashlib.sha256(whole).hexdigest(),
+        "config.json": hashlib.sha256(config_text.encode()).hexdigest()})
+    manifest.add_entry(entry, models)
+    return models, part_paths, [src / "config.json"]
+
+
+def test_assembly_concatenates_the_parts_and_verifies(tmp_path):
+    models, parts, whole = _fake_models(tmp_path, [b"abc" * 1000, b"xyz" * 500])
+    expected = manifest.entry("whisper-base", models).files
+    folder = assets.assemble("whisper-base", models / "whisper-base", expected, False, parts, whole)
+    assert (folder / "model.bin").read_bytes() == b"abc" * 1000 + b"xyz" * 500
+    assert assets.whisper_model_dir("whisper-base", models, progress=False) == folder
+
+
+def test_corrupt_model_file_is_a_model_error_with_the_fix(tmp_path):
+    models, parts, whole = _fake_models(tmp_path, [b"abc" * 1000, b"xyz" * 500])
+    expected = manifest.entry("whisper-base", models).files
+    folder = assets.assemble("whisper-base", models / "whisper-base", expected, False, parts, whole)
+    assert assets.whisper_model_dir("whisper-base", models, progress=False)  # verified once, stamped
+    data = bytearray((folder / "model.bin").read_bytes())
+    data[100] ^= 0xFF  # same size, one flipped byte
+    (folder / "model.bin").write_bytes(bytes(data))
+    with pytest.raises(ModelError, match="model.bin is corrupt") as err:
+        assets.whisper_model_dir("whisper-base", models, progress=False)
+    assert "avatar models assemble" in err.value.hint
+
+
+def test_damaged_part_is_a_model_error_and_leaves_no_folder(tmp_path):
+    models, parts, whole = _fake_models(tmp_path, [b"abc" * 1000, b"xyz" * 500])
+    parts[1].write_bytes(b"xyz" * 499)  # a truncated download
+    expected = manifest.entry("whisper-base", models).files
+    with pytest.raises(ModelError, match="does not match"):
+        assets.assemble("whisper-base", models / "whisper-base", expected, False, parts, whole)
+    assert not (models / "whisper-base").exists()
+
+
+def test_missing_part_is_a_model_error(tmp_path):
+    models, parts, whole = _fake_models(tmp_path, [b"abc", b"xyz"])
+    parts[0].unlink()
+    expected = manifest.entry("whisper-base", models).files
+    with pytest.raises(ModelError, match="missing"):
+        assets.assemble("whisper-base", models / "whisper-base", expected, False, parts, whole)
+
+
+def test_missing_package_names_the_pip_command():
+    with pytest.raises(ModelError) as err:
+        assets.package_data_dir("no-such-whisper-package-1")
+    assert "pip install no-such-whisper-package-1" in err.value.hint
+
+
+def test_unloadable_model_file_is_a_model_error(tmp_path, cfg):
+    from avatar.asr import WhisperASR
+
+    real = assets.whisper_model_dir(cfg.asr.model, progress=False)
+    broken = tmp_path / "broken"
+    shutil.copytree(real, broken, ignore=shutil.ignore_patterns("model.bin"))
+    (broken / "model.bin").write_bytes(b"\0" * 4096)
+    with pytest.raises(ModelError, match="cannot load"):
+        WhisperASR(cfg.asr, model_dir=broken)

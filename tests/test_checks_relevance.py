@@ -1,0 +1,43 @@
+"""Relevance: a reply carrying values must be about the weekday or name the question asked about."""
+from avatar import config
+from avatar.answer.base import Fact
+from avatar.answer.checks import Candidate, check_and_choose
+from avatar.answer.checks.relevance import check_relevance
+from avatar.trace import Tracer
+
+FACTS = [Fact("sun", "en", "On Sunday we are closed."), Fact("thu", "en", "On Thursday we are open from 9:00 to 16:00."),
+         Fact("koeln", "en", "The next train to Köln leaves at 9:12 from platform 3.")]
+
+
+def test_reply_about_another_day_than_asked_is_off_topic_and_names_what_to_ban():
+    result = check_relevance("On Thursday we are open from 9:00 to 16:00.", "en", FACTS, "are you open on sunday")
+    assert not result.ok and result.asked == ["sun"] and result.off_topic == ["Thursday"]
+    assert check_relevance("On Sunday we are closed.", "en", FACTS, "are you open on sunday").ok
+
+
+def test_asked_name_from_the_facts_must_appear_even_in_a_lower_case_asr_question():
+    assert not check_relevance("The next train leaves at 10:40.", "en", FACTS, "when does the train to köln leave").ok
+    assert check_relevance("The next train to Köln leaves at 9:12.", "en", FACTS, "when does the train to köln leave").ok
+
+
+def test_declines_and_questions_without_a_day_or_name_are_always_relevant():
+    assert check_relevance("Sorry, I don't know that.", "en", FACTS, "are you open on sunday").ok
+    assert check_relevance("We close at 16:00.", "en", FACTS, "when do you close").ok
+
+
+def test_off_topic_reply_is_redecoded_with_the_wrong_day_banned():
+    calls = []
+
+    def decode(variant, banned):
+        calls.append(frozenset(banned))
+        text = "On Sunday we are closed." if "Thursday" in banned else "On Thursday we are open from 9:00 to 16:00."
+        return Candidate(text, "en", "info")
+
+    cfg = config.load(sets=["checks.self_consistency=false"], env={})
+    out = check_and_choose("Are you open on Sunday?", "en", FACTS, decode, cfg, budget_ms=1e6, tracer=Tracer())
+    assert out.reply == "On Sunday we are closed." and out.checks["relevant"] is True
+    assert calls == [frozenset(), frozenset({"Thursday"})] and out.checks["redecodes"] == 1
+
+
+def test_a_misheard_weekday_still_counts_as_asked():
+    assert not check_relevance("On Thursday we are closed.", "en", FACTS, "what time do you close on suday").ok

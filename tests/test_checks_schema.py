@@ -1,0 +1,38 @@
+"""Schema: the reply record is validated; a malformed one is reported, never patched."""
+from avatar.answer.checks.candidate import Candidate
+from avatar.answer.checks.schema import check_schema, text_language
+
+
+def test_well_formed_record_passes():
+    assert check_schema(Candidate("Das Café ist im 2. Stock.", "de", "info"), "de").ok
+    assert check_schema(Candidate("Sorry, I don't know that. Please ask our staff!", "en", "sorry"), "en").ok
+
+
+def test_each_malformation_is_named():
+    cases = {
+        "language": Candidate("The café is upstairs.", "fr", "info"),
+        "differs": Candidate("Das Café ist oben.", "de", "info"),  # question was English
+        "mood": Candidate("The café is upstairs.", "en", "angry"),
+        "empty": Candidate("   ", "en", "info"),
+        "special token": Candidate("The café is <mask> upstairs.", "en", "info"),
+        "markup": Candidate("The **café** is upstairs.", "en", "info"),
+        "end like a sentence": Candidate("The café is on the first", "en", "info"),
+        "repeated": Candidate("The café is is is upstairs.", "en", "info"),
+        "longer than": Candidate("word " * 80 + "end.", "en", "info"),
+    }
+    for needle, cand in cases.items():
+        result = check_schema(cand, "en")
+        assert not result.ok, needle
+        assert any(needle in p for p in result.problems), (needle, result.problems)
+
+
+def test_text_in_the_wrong_language_is_caught_despite_the_language_token():
+    assert text_language("Das Café ist leider nicht im Erdgeschoss.") == "de"
+    result = check_schema(Candidate("Das Café ist leider nicht im Erdgeschoss.", "en", "info"), "en")
+    assert not result.ok and any("reads as de" in p for p in result.problems)
+
+
+def test_short_interjection_needs_no_period_but_a_cut_off_reply_does():
+    assert check_schema(Candidate("Ganz okay", "de", "happy"), "de").ok
+    cut = Candidate("Das Café ist", "de", "info", decode_info={"stopped": "length"})
+    assert "text does not end like a sentence" in check_schema(cut, "de").problems

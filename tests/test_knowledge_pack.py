@@ -1,0 +1,102 @@
+"""Knowledge packs: the sample venue loads; every mistake names the file, the fact and the field."""
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from avatar.answer.knowledge import TOPICS, KnowledgeError, load_pack
+from avatar.paths import ROOT
+
+SAMPLE = ROOT / "assets" / "venues" / "sample"
+
+GOOD_FACT = '''
+[[fact]]
+id = "cafe"
+topic = "services"
+de = "Das Café ist im Erdgeschoss."
+en = "The café is on the ground floor."
+'''
+VENUE = '''
+[venue]
+name = "Testmuseum"
+kind = "museum"
+'''
+
+
+def write_pack(tmp_path: Path, text: str) -> Path:
+    folder = tmp_path / "venue"
+    folder.mkdir(exist_ok=True)
+    (folder / "venue.toml").write_text(text, encoding="utf-8")
+    return folder
+
+
+def test_sample_pack_is_a_bilingual_museum_with_30_to_50_facts():
+    pack = load_pack(SAMPLE)
+    assert pack.kind == "museum"
+    assert 30 <= len(pack.entries) <= 50
+    assert {e.topic for e in pack.entries} == set(TOPICS)
+    de, en = pack.facts("de"), pack.facts("en")
+    assert [f.id for f in de] == [f.id for f in en]
+    assert all(f.lang == "de" for f in de) and all(f.lang == "en" for f in en)
+
+
+def test_hours_render_today_from_the_weekday_table():
+    pack = load_pack(SAMPLE)
+    monday, thursday = date(2026, 11, 30), date(2026, 12, 3)
+    today = {f.id: f.text for f in pack.facts("de", monday)}["hours-today"]
+    assert "Montag" in today and "geschlossen" in today
+    today = {f.id: f.text for f in pack.facts("en", thursday)}["hours-today"]
+    assert "Thursday" in today and "10:00" in today and "21:00" in today
+    week = {f.id: f.text for f in pack.facts("en", thursday)}["hours-week"]
+    assert "Monday closed" in week and "Tuesday and Wednesday from 10:00 to 18:00" in week
+    assert pack.hours_on(monday) == ()
+
+
+@pytest.mark.parametrize("fact, where", [
+    ('[[fact]]\nid = "wifi"\ntopic = "services"\nde = "WLAN gibt es."\n', "fact 'wifi' (#2) field 'en'"),
+    ('[[fact]]\nid = "wifi"\ntopic = "wlan"\nde = "a"\nen = "b"\n', "fact 'wifi' (#2) field 'topic'"),
+    ('[[fact]]\nid = "cafe"\ntopic = "services"\nde = "a"\nen = "b"\n', "fact 'cafe' (#2) field 'id'"),
+    ('[[fact]]\nid = "Wi Fi"\ntopic = "services"\nde = "a"\nen = "b"\n', "field 'id'"),
+    ('[[fact]]\nid = "wifi"\ntopic = "services"\nde = "a"\nen = "b"\neng = "c"\n', "fact 'wifi' (#2) field 'eng'"),
+    ('[[fact]]\nid = "wifi"\ntopic = "services"\nde = ""\nen = "b"\n', "fact 'wifi' (#2) field 'de'"),
+    ('[[fact]]\nid = "wifi"\ntopic = "services"\nde = "a"\nen = "b"\nkeywords = 3\n', "field 'keywords'"),
+])
+def test_fact_errors_name_the_file_the_fact_and_the_field(tmp_path, fact, where):
+    folder = write_pack(tmp_path, VENUE + GOOD_FACT + fact)
+    with pytest.raises(KnowledgeError) as err:
+        load_pack(folder)
+    assert str(folder / "venue.toml") in err.value.message
+    assert where in err.value.message
+    assert err.value.hint
+
+
+@pytest.mark.parametrize("text, where", [
+    (GOOD_FACT, "[venue]"),
+    ('[venue]\nname = "X"\n' + GOOD_FACT, "[venue] field 'kind'"),
+    (VENUE, "[[fact]]"),
+    (VENUE + GOOD_FACT + '[hours]\nmon = "closed"\n', "[hours] field 'tue'"),
+    (VENUE + GOOD_FACT + '[hours]\nmon = "9-17"\ntue = "closed"\nwed = "closed"\nthu = "closed"\n'
+     'fri = "closed"\nsat = "closed"\nsun = "closed"\n', "[hours] field 'mon'"),
+    (VENUE + GOOD_FACT + '[opening]\nmon = "closed"\n', "'opening'"),
+    (VENUE + 'name_en = 5\n' + GOOD_FACT, "[venue] field 'name_en'"),
+])
+def test_venue_and_hours_errors_name_the_field(tmp_path, text, where):
+    with pytest.raises(KnowledgeError) as err:
+        load_pack(write_pack(tmp_path, text))
+    assert where in err.value.message
+
+
+def test_broken_toml_and_missing_pack_are_clear_errors(tmp_path):
+    with pytest.raises(KnowledgeError, match="not valid TOML"):
+        load_pack(write_pack(tmp_path, '[venue]\nname = "X\n'))
+    with pytest.raises(KnowledgeError, match="not found"):
+        load_pack(tmp_path / "nowhere")
+
+
+def test_split_hours_and_a_pack_file_path_are_accepted(tmp_path):
+    folder = write_pack(tmp_path, VENUE + GOOD_FACT + '[hours]\nmon = "geschlossen"\ntue = "9:00-12:00, 14:00-18:00"\n'
+                        'wed = "10:00-18:00"\nthu = "10:00-18:00"\nfri = "10:00-18:00"\nsat = "closed"\nsun = "closed"\n')
+    pack = load_pack(folder / "venue.toml")
+    assert pack.hours["tue"] == (("09:00", "12:00"), ("14:00", "18:00"))
+    tuesday = {f.id: f.text for f in pack.facts("de", date(2026, 12, 1))}["hours-today"]
+    assert tuesday == "Heute, am Dienstag, haben wir von 09:00 bis 12:00 Uhr und 14:00 bis 18:00 Uhr geöffnet."

@@ -1,0 +1,56 @@
+"""The diffusion answerer around the embedded model (a tiny untrained one: the plumbing, not the quality)."""
+import pytest
+
+from avatar import config
+from avatar.answer import load_knowledge
+from avatar.answer.diffusion_answerer import DiffusionAnswerer, asked_weekday
+from avatar.trace import Tracer
+from avatar.train.trainer import TrainOptions, train
+
+
+@pytest.fixture(scope="module")
+def model_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("tiny")
+    train(TrainOptions(out=out, steps=2, batch=4, size="tiny", vocab_size=600, tokenizer_examples=300))
+    return out / "model"
+
+
+def answerer(model_dir, checks=True):
+    cfg = config.load(None, [f"llm.model={model_dir}", "llm.threads=1", f"checks.enabled={str(checks).lower()}",
+                             "llm.gen_length=24"])
+    return DiffusionAnswerer(cfg, load_knowledge(cfg), Tracer())
+
+
+def test_answer_keeps_the_question_language_and_reports_the_decode(model_dir):
+    a = answerer(model_dir, checks=False)
+    ans = a.answer("Was kostet der Eintritt?", "de")
+    assert ans.lang == "de" and ans.source == "diffusion"
+    assert {"steps", "tokens", "ms"} <= set(ans.decode) and ans.decode["steps"] >= 1
+    assert ans.facts and ans.checks == {"enabled": False}
+    assert ans.mood in ("neutral", "happy", "sorry", "info")
+
+
+def test_checked_answer_says_a_checked_reply_or_the_fallback(model_dir):
+    ans = answerer(model_dir, checks=True).answer("How much is admission?", "en")
+    assert ans.lang == "en" and ans.source in ("diffusion", "fallback") and ans.reply
+    assert ans.checks.get("enabled", True)
+
+
+def test_candidate_never_holds_a_banned_token(model_dir):
+    a = answerer(model_dir, checks=False)
+    facts = a.retrieve("Was kostet der Eintritt?", "de")
+    first = a.decode_candidate("Was kostet der Eintritt?", "de", facts, variant=0)
+    banned = set(first.token_ids[:3])
+    again = a.decode_candidate("Was kostet der Eintritt?", "de", facts, variant=0, banned_token_ids=banned)
+    assert first.lang == again.lang == "de"
+    assert not banned & set(again.token_ids)
+    other = a.decode_candidate("Was kostet der Eintritt?", "de", facts, variant=2)
+    assert other.variant == 2 and other.decode_info["variant"] == 2
+
+
+def test_a_named_weekday_brings_its_opening_hours_into_the_prompt(model_dir):
+    a = answerer(model_dir, checks=False)
+    facts = a.retrieve("und am sonntag", "de")
+    assert facts[0].id == "hours-sun" and facts[0].text.startswith("Am Sonntag haben wir")
+    assert asked_weekday("are you open on mondays") == (0, "en")
+    assert asked_weekday("wo ist das café") is None

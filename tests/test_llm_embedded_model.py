@@ -1,0 +1,93 @@
+"""The embedded model's contract with the engine: exact prompt cache, log-probability logits, Auto loading."""
+import torch
+from transformers import AutoConfig, AutoModel
+
+from avatar.llm.embedded_model import AvatarMDLM, AvatarMDLMConfig
+
+
+def tiny(copy_head=True, seed=0):
+    torch.manual_seed(seed)
+    cfg = AvatarMDLMConfig(vocab_size=97, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+                           intermediate_size=48, copy_head=copy_head)
+    return AvatarMDLM(cfg).eval()
+
+
+def ids(b, t, seed=1):
+    g = torch.Generator().manual_seed(seed)
+    return torch.randint(15, 97, (b, t), generator=g)
+
+
+def test_prompt_cache_gives_the_same_answer_logits_as_the_whole_sequence():
+    model = tiny()
+    x = ids(2, 30)
+    with torch.no_grad():
+        full = model(x, prompt_len=20).logits
+        cached = model(x[:, 20:], prompt_cache=model.encode_prompt(x[:, :20])).logits
+    assert full.shape == (2, 30, 97) and cached.shape == (2, 10, 97)
+    torch.testing.assert_close(full[:, 20:], cached, rtol=1e-5, atol=1e-5)
+
+
+def test_prompt_positions_never_see_the_answer():
+    model = tiny()
+    x = ids(1, 30)
+    y = x.clone()
+    y[:, 20:] = ids(1, 10, seed=7)
+    with torch.no_grad():
+        a, b = model(x, prompt_len=20).logits, model(y, prompt_len=20).logits
+    torch.testing.assert_close(a[:, :20], b[:, :20])
+    assert not torch.allclose(a[:, 20:], b[:, 20:])  # the answer does see its own tokens
+
+
+def test_logits_are_log_probabilities_of_the_copy_mixture():
+    model = tiny()
+    x = ids(1, 24)
+    with torch.no_grad():
+        logits = model(x, prompt_len=16).logits
+    torch.testing.assert_close(logits.exp().sum(-1), torch.ones(1, 24), rtol=1e-4, atol=1e-4)
+
+
+def test_copy_head_moves_probability_onto_prompt_tokens():
+    model = tiny()
+    with torch.no_grad():
+        model.copy_gate.bias.fill_(20.0)  # all weight on copying
+        x = ids(1, 24)
+        probs = model(x, prompt_len=16).logits[0, 16:].exp()
+    in_prompt = torch.zeros(97, dtype=torch.bool)
+    in_prompt[x[0, :16]] = True
+    assert (probs[:, in_prompt].sum(-1) > 0.99).all()
+
+
+def test_padding_in_the_prompt_is_ignored():
+    model = tiny()
+    x = ids(1, 26)
+    padded = torch.cat([x[:, :16], torch.zeros(1, 4, dtype=torch.long)], dim=1)  # pad id 0 after the prompt
+    with torch.no_grad():
+        a = model(x[:, 16:], prompt_cache=model.encode_prompt(x[:, :16])).logits
+        b = model(x[:, 16:], prompt_cache=model.encode_prompt(padded)).logits
+    torch.testing.assert_close(a, b, rtol=1e-5, atol=1e-5)
+
+
+def test_saved_folder_loads_through_transformers_auto_classes(tmp_path):
+    model = tiny()
+    model.save_pretrained(tmp_path)
+    assert AutoConfig.from_pretrained(tmp_path).model_type == "avatar-mdlm"
+    again = AutoModel.from_pretrained(tmp_path).eval()
+    x = ids(1, 20)
+    with torch.no_grad():
+        torch.testing.assert_close(model(x, prompt_len=12).logits, again(x, prompt_len=12).logits)
+
+
+def test_labels_give_a_loss_that_can_be_minimised():
+    model = tiny().train()
+    x = ids(4, 20)
+    labels = x.clone()
+    labels[:, :12] = -100
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    losses = []
+    for _ in range(15):
+        loss = model(x, prompt_len=12, labels=labels).loss
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    assert losses[-1] < losses[0] - 0.5

@@ -1,0 +1,141 @@
+"""Speech synthesis: both languages speak, visemes fit the audio, fallbacks are reported, not silent."""
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import soundfile as sf
+
+from avatar import config
+from avatar.cancel import CancelToken, Cancelled
+from avatar.cli import main
+from avatar.tts import visemes
+from avatar.tts.synthesizer import Synthesizer
+from avatar.tts.voices import choose_voice
+from avatar.tts.visemes import VISEMES
+
+SENTENCES = {
+    "de": "Heute haben wir von 10:00 bis 18:00 Uhr geöffnet, der Eintritt kostet 9 €. Das Café ist im Erdgeschoss.",
+    "en": "Today we are open from 10:00 to 18:00, and admission is 9 € for adults. The café is on the ground floor.",
+}
+
+
+@pytest.fixture(scope="module")
+def cfg():
+    return config.load(env={})
+
+
+@pytest.fixture(scope="module")
+def tts(cfg):
+    return Synthesizer(cfg.tts)
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_say_writes_a_non_silent_wav_at_the_voice_rate(tmp_path, tts, lang, capsys):
+    out = tmp_path / f"{lang}.wav"
+    assert main(["say", SENTENCES[lang], "--lang", lang, "-o", str(out)]) == 0
+    pcm, rate = sf.read(str(out), dtype="int16")
+    assert rate == tts._engine(lang).sample_rate
+    assert len(pcm) / rate > 2.0
+    assert np.sqrt(np.mean(pcm.astype(np.float64) ** 2)) > 300  # clearly not silence
+    printed = capsys.readouterr().out
+    assert ("espeak-ng" in printed) == (lang == "de")  # the German fallback is said, not hidden
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_one_chunk_per_clause_with_visemes_inside_the_audio(tts, lang):
+    chunks = list(tts.synthesize(SENTENCES[lang], lang))
+    assert len(chunks) >= 2
+    for chunk in chunks:
+        assert chunk.pcm.dtype == np.int16 and chunk.lang == lang
+        assert chunk.visemes, chunk.text
+        shapes = {v for _, _, v in chunk.visemes}
+        assert shapes <= set(VISEMES) and len(shapes - {"rest"}) >= 3
+        for offset, duration, _ in chunk.visemes:
+            assert 0 <= offset and duration > 0 and offset + duration <= chunk.duration_s + 1e-3
+        starts = [o for o, _, _ in chunk.visemes]
+        assert starts == sorted(starts)
+    assert "18 Uhr" in chunks[0].spoken or "6 p.m." in chunks[0].spoken
+
+
+def test_streamed_text_is_spoken_as_the_same_clauses(tts):
+    text = SENTENCES["de"]
+    pieces = [text[i:i + 4] for i in range(0, len(text), 4)]
+    streamed = [c.text for c in tts.synthesize_stream(pieces, "de")]
+    assert streamed == [c.text for c in tts.synthesize(text, "de")]
+
+
+def test_cancel_stops_synthesis_between_clauses(tts):
+    token = CancelToken()
+    chunks = tts.synthesize(SENTENCES["de"], "de", cancel=token)
+    next(chunks)
+    token.cancel("barge-in")
+    with pytest.raises(Cancelled):
+        next(chunks)
+
+
+def test_german_without_a_piper_voice_is_a_reported_espeak_fallback(cfg, tmp_path):
+    info = choose_voice(cfg.tts, "de", folder=tmp_path)
+    assert info.engine == "espeak-ng" and info.fallback
+    assert "German" in info.message and "models/" in info.message
+    english = choose_voice(cfg.tts, "en", folder=tmp_path)
+    assert english.engine == "piper" and not english.fallback and english.name == "en_US-joe-medium"
+
+
+def test_a_piper_voice_in_models_is_chosen_by_the_language_in_its_json(cfg, tmp_path):
+    joe = choose_voice(cfg.tts, "en", folder=tmp_path)
+    (tmp_path / "de_DE-test-medium.onnx").symlink_to(joe.model)
+    data = json.loads(Path(joe.config).read_text())
+    data["language"] = {"code": "de_DE"}
+    (tmp_path / "de_DE-test-medium.onnx.json").write_text(json.dumps(data))
+    info = choose_voice(cfg.tts, "de", folder=tmp_path)
+    assert (info.name, info.engine, info.fallback) == ("de_DE-test-medium", "piper", False)
+
+
+def test_a_configured_voice_that_is_missing_is_named_in_the_message(cfg, tmp_path):
+    tts_cfg = cfg.with_overrides({"tts.german_voice": "de_DE-thorsten-medium"}).tts
+    info = choose_voice(tts_cfg, "de", folder=tmp_path)
+    assert info.fallback and "tts.german_voice" in info.message and "de_DE-thorsten-medium" in info.message
+
+
+def test_phonemes_map_to_the_small_viseme_set():
+    assert [visemes.viseme_of(p) for p in ["m", "b", "f", "v", "l", "ˈa", "eː", "i", "ɔ", "u", "s", " "]] == [
+        "M", "M", "F", "F", "L", "A", "E", "I", "O", "U", "S", "rest"]
+    assert visemes.viseme_of("ˈ") is None  # a stress mark lengthens the shape before it
+    track = visemes.from_phonemes(list("hallo"), 1.0)
+    assert track[0][0] == 0.0 and abs(sum(d for _, d, _ in track) - 1.0) < 1e-3
+    silent = visemes.from_loudness(np.zeros(16000, np.int16), 16000)
+    assert {v for _, _, v in silent} == {"rest"}
+
+
+def test_without_phoneme_timings_visemes_are_spread_over_the_phonemes(cfg):
+    tts = Synthesizer(cfg.with_overrides({"tts.alignments": False}).tts)
+    chunk = next(tts.synthesize("Welcome to the museum.", "en"))
+    assert not tts._engine("en").alignments
+    assert len(chunk.visemes) >= 5
+    last_offset, last_duration, _ = chunk.visemes[-1]
+    assert abs(last_offset + last_duration - chunk.duration_s) < 0.01  # spread over the whole clause
+
+
+def test_a_repeated_clause_is_replayed_from_the_cache(cfg):
+    tts = Synthesizer(cfg.with_overrides({"tts.cache_clauses": 4}).tts)
+    first = next(tts.synthesize("Das weiß ich leider nicht.", "de"))
+    again = next(tts.synthesize("Das weiß ich leider nicht.", "de"))
+    assert not first.cached and again.cached
+    assert np.array_equal(first.pcm, again.pcm) and again.visemes == first.visemes
+    uncached = Synthesizer(cfg.with_overrides({"tts.cache_clauses": 0}).tts)
+    assert not next(uncached.synthesize("Das weiß ich leider nicht.", "de")).cached
+
+
+def test_a_corrupt_piper_voice_is_a_clear_model_error(cfg, tmp_path, monkeypatch):
+    from avatar.errors import ModelError
+
+    joe = choose_voice(cfg.tts, "en", folder=tmp_path)
+    (tmp_path / "de_DE-broken-medium.onnx").write_bytes(b"not an onnx model")
+    data = json.loads(Path(joe.config).read_text())
+    data["language"] = {"code": "de_DE"}
+    (tmp_path / "de_DE-broken-medium.onnx.json").write_text(json.dumps(data))
+    monkeypatch.setenv("AVATAR_MODELS", str(tmp_path))
+    with pytest.raises(ModelError) as err:
+        next(Synthesizer(cfg.tts).synthesize("Hallo.", "de"))
+    assert "de_DE-broken-medium.onnx" in err.value.message and err.value.hint

@@ -1,0 +1,57 @@
+"""`avatar run`: display detection, the headless per-turn table, and --screenshot offscreen."""
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+
+from avatar import cli  # noqa: E402
+from avatar.commands.run import display_problem  # noqa: E402
+from avatar.ui import demo_script  # noqa: E402
+
+
+class FastDemoLoop(demo_script.DemoLoop):
+    def __init__(self, *args, **kw):
+        kw.update(start_delay_s=0.0, speed=200.0)
+        super().__init__(*args, **kw)
+
+
+@pytest.fixture
+def fast_demo(monkeypatch):
+    monkeypatch.setattr(demo_script, "DemoLoop", FastDemoLoop)
+
+
+def test_display_detection():
+    assert display_problem({}) is not None
+    assert "display" in display_problem({})
+    assert display_problem({"DISPLAY": ":0"}) is None
+    assert display_problem({"WAYLAND_DISPLAY": "wayland-0"}) is None
+    assert display_problem({"QT_QPA_PLATFORM": "offscreen"}) is None
+
+
+def test_headless_run_prints_one_hud_line_per_turn(fast_demo, capsys, tmp_path):
+    code = cli.main(["--set", f"general.trace_dir={tmp_path}", "run", "--demo", "--headless", "--debug"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert out.splitlines()[0].startswith("avatar: --headless given: running the turns headless")
+    rows = [line for line in out.splitlines() if line.strip().startswith(("1 de", "2 en"))]
+    assert len(rows) == 2, out
+    assert "voice_to_voice" in out  # the percentile table after the turns
+    assert list(tmp_path.glob("run-*.json"))  # debug: a trace file per run
+
+
+def test_screenshot_after_the_last_turn(qtbot, fast_demo, tmp_path, capsys):
+    png = tmp_path / "shot.png"
+    code = cli.main(["--set", f"general.trace_dir={tmp_path}", "run", "--demo", "--windowed", "--debug",
+                     "--screenshot", str(png)])
+    assert code == 0
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    assert f"screenshot: {png}" in capsys.readouterr().out
+
+
+@pytest.mark.timeout(60)
+def test_a_fullscreen_kiosk_run_with_screenshot_quits_on_its_own(qtbot, fast_demo, tmp_path):
+    # the locked kiosk window refuses to close; a programmatic quit must still end the app
+    png = tmp_path / "kiosk.png"
+    assert cli.main(["--set", f"general.trace_dir={tmp_path}", "run", "--demo", "--screenshot", str(png)]) == 0
+    assert png.exists()
