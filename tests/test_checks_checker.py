@@ -202,3 +202,29 @@ def test_when_the_bans_do_not_change_the_reply_the_next_redecode_tries_another_o
     out = check_and_choose("How much is admission?", "en", FACTS, dec, cfg(self_consistency=False), budget_ms=100,
                            tracer=Tracer(), predictor=predictor(), clock=clock)
     assert [v for v, _ in dec.calls] == [0, 0, 1] and out.reply == "Admission costs 12.50 euros."
+
+
+def test_a_first_candidate_from_the_caller_is_used_and_its_decode_time_teaches_the_policy():
+    clock = FakeClock()
+    dec = ScriptedDecoder(clock, lambda v, banned: "We close at 18:00.")
+    pred = predictor()
+    first = Candidate("We close at 6 pm.", "en", "info", decode_info={"ms": 80.0})
+    out = check_and_choose("When do you close?", "en", FACTS, dec, cfg(), budget_ms=50, tracer=Tracer(),
+                           predictor=pred, clock=clock, first=first)
+    assert out.reply == "We close at 6 pm." and dec.calls == []  # a second decode (~80 ms) does not fit 50 ms
+    assert pred.predict("decode") == 80.0 and "self_consistency" in out.checks["skipped"]
+
+
+def test_with_verify_self_consistency_remasks_only_the_content():
+    clock = FakeClock()
+    dec = ScriptedDecoder(clock, lambda v, banned: "We close at 6 pm.")
+    seen = []
+
+    def verify(cand, surfaces):
+        seen.append((cand.text, surfaces))
+        return Candidate(cand.text.replace("6 pm", "18:00"), cand.lang, cand.mood)
+
+    out = check_and_choose("When do you close?", "en", FACTS, dec, cfg(), budget_ms=100, tracer=Tracer(),
+                           predictor=predictor(), clock=clock, verify=verify)
+    assert len(dec.calls) == 1 and seen == [("We close at 6 pm.", ["6 pm"])]
+    assert out.checks["agreement"] is True and "self_consistency" in out.checks["passes"]

@@ -41,3 +41,16 @@ def test_off_topic_reply_is_redecoded_with_the_wrong_day_banned():
 
 def test_a_misheard_weekday_still_counts_as_asked():
     assert not check_relevance("On Thursday we are closed.", "en", FACTS, "what time do you close on suday").ok
+
+
+def test_a_price_or_time_question_needs_a_price_or_time_or_a_decline():
+    facts = [Fact("p", "de", "Der Eintritt kostet 9 €.")]
+    assert not check_relevance("Der Eintritt kostet.", "de", facts, "Was kostet der Eintritt?").ok
+    assert check_relevance("Der Eintritt kostet 9 €.", "de", facts, "Was kostet der Eintritt?").ok
+    assert check_relevance("Das weiß ich leider nicht.", "de", facts, "Was kostet der Eintritt?").ok
+    assert check_relevance("Sorry, we are closed today.", "en", FACTS, "When are you open today?").ok
+
+
+def test_a_misheard_day_close_to_two_days_accepts_either():
+    facts = [Fact("thu", "en", "On Thursday we are open from 10:00 to 19:00.")]
+    assert check_relevance("On Thursday we are open from 10:00 to 19:00.", "en", facts, "are you open on tursday").ok

@@ -34,5 +34,16 @@ def test_text_in_the_wrong_language_is_caught_despite_the_language_token():
 
 def test_short_interjection_needs_no_period_but_a_cut_off_reply_does():
     assert check_schema(Candidate("Ganz okay", "de", "happy"), "de").ok
+    assert not check_schema(Candidate("Das kann ich", "de", "sorry"), "de").ok  # a decline cut short
     cut = Candidate("Das Café ist", "de", "info", decode_info={"stopped": "length"})
     assert "text does not end like a sentence" in check_schema(cut, "de").problems
+
+
+def test_the_decoders_own_record_parse_is_trusted_when_it_says_malformed():
+    cand = Candidate("Das Café ist im 2. Stock.", "de", "info", decode_info={"well_formed": False})
+    assert not check_schema(cand, "de").ok
+
+
+def test_a_doubled_word_is_a_decoder_loop_but_not_across_a_sentence_break():
+    assert not check_schema(Candidate("Der Zug fährt fährt um 9 Uhr.", "de", "info"), "de").ok
+    assert check_schema(Candidate("Thank you. You too.", "en", "happy"), "en").ok

@@ -28,3 +28,9 @@ def test_without_a_transcript_the_length_decides():
 
 def test_long_speech_is_a_turn_whatever_the_words():
     assert not is_backchannel(MAX_BACKCHANNEL_MS, "ja ja ja ja ja ja")
+
+
+def test_short_speech_the_recogniser_found_no_words_in_is_a_backchannel():
+    assert is_backchannel(500.0, "", min_ms=240, transcribed=True)  # "mhm": Whisper drops it
+    assert not is_backchannel(500.0, "", min_ms=240)  # no transcript yet: the length decides
+    assert not is_backchannel(900.0, "", min_ms=240, transcribed=True)

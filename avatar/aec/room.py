@@ -26,7 +26,7 @@ class Room:
     volume_m3: float              # with rt60 it sets how much reverberation reaches the microphone
     rt60_s: float                 # time for the diffuse tail to fall by 60 dB
     distance_m: float             # loudspeaker to microphone (a kiosk: both in one housing)
-    echo_gain_db: float = -12.0   # direct path relative to the played signal (echo ~ -30 dBFS: mic headroom)
+    echo_gain_db: float = -16.0   # direct path relative to the played signal (echo ~ -31 dBFS: mic headroom)
     directivity: float = 0.5      # loudspeaker gain towards the microphone (it faces the visitor)
     reflections_ms: tuple[float, ...] = ()  # early reflections after the direct path (desk, walls)
     reflection_gain_db: float = -6.0        # first reflection relative to the direct path (later ones weaker)
@@ -47,7 +47,7 @@ ROOMS: dict[str, Room] = {
     "lobby": Room("lobby", volume_m3=1500, rt60_s=1.0, distance_m=0.4, reflections_ms=(2.5, 14.0, 23.0, 31.0)),
     "hall": Room("hall", volume_m3=8000, rt60_s=1.8, distance_m=0.4, reflections_ms=(2.5, 37.0, 55.0, 80.0)),
     # the hard case: a small glass atrium, loudspeaker mounted far from the microphone
-    "atrium": Room("atrium", volume_m3=400, rt60_s=2.0, distance_m=1.2, echo_gain_db=-20.0,
+    "atrium": Room("atrium", volume_m3=400, rt60_s=2.0, distance_m=1.2, echo_gain_db=-24.0,
                    reflections_ms=(4.0, 12.0, 21.0, 33.0)),
 }
 

@@ -65,6 +65,9 @@ class TurnResult:
     stop_before_visitor: bool    # stopped although the visitor had not said a word yet (false barge-in)
     stop_ms: float | None        # visitor's first word -> reply inaudible
     resumed_after_ms: list[float]  # policy "pause": silences the reply resumed after (backchannels)
+    mic_clipped: bool            # the simulated microphone signal clipped (levels too hot)
+    heard: str | None            # partials "asr": the last partial transcript of the visitor's speech
+    asr_ms: list[float]          # partials "asr": time of each partial transcription (the decision waited)
 
 
 def run_echo_bench(cfg, room_name: str = "office", n_turns: int = 50, seed: int = 0, *,
@@ -73,11 +76,12 @@ def run_echo_bench(cfg, room_name: str = "office", n_turns: int = 50, seed: int 
                    measure_erle_too: bool = True) -> dict[str, Any]:
     """Run `n_turns` simulated turns in `room_name` ('all': every room); a JSON-ready report."""
     if room_name == "all":
-        return {"rooms": {name: run_echo_bench(cfg, name, n_turns, seed, partials=partials,
-                                               echo_cancellation=echo_cancellation,
-                                               system_delay_ms=system_delay_ms, ser_db=ser_db, policy=policy,
-                                               measure_erle_too=measure_erle_too)
-                          for name in ROOMS}}
+        rooms = {name: run_echo_bench(cfg, name, n_turns, seed, partials=partials,
+                                      echo_cancellation=echo_cancellation, system_delay_ms=system_delay_ms,
+                                      ser_db=ser_db, policy=policy, measure_erle_too=measure_erle_too)
+                 for name in ROOMS}
+        return {"rooms": {name: {k: v for k, v in r.items() if k != "turns"} for name, r in rooms.items()},
+                "turns": {name: r["turns"] for name, r in rooms.items()}}
     if n_turns < 1:
         raise AvatarError("the echo bench needs at least one turn", hint="use --turns 50 or more")
     spec = room(room_name)
@@ -88,6 +92,7 @@ def run_echo_bench(cfg, room_name: str = "office", n_turns: int = 50, seed: int 
     h = impulse_response(spec, seed=seed, system_delay_ms=system_delay_ms)
     aec = EchoCanceller(cfg.with_overrides({"echo.enabled": echo_cancellation}).echo)
     endpointer = make_endpointer(cfg)
+    asr = _make_asr(cfg) if partials == "asr" else None
     frame_n = SAMPLE_RATE * int(cfg.audio.frame_ms) // 1000
     kinds = _turn_kinds(n_turns, rng)
     results = []
@@ -104,7 +109,7 @@ def run_echo_bench(cfg, room_name: str = "office", n_turns: int = 50, seed: int 
         at_s = float(rng.uniform(0.8, max(1.0, reply.size / SAMPLE_RATE - 1.5)))
         ser = float(rng.uniform(*ser_db))
         result = simulate_turn(cfg, i, kind, text, reply, clip, at_s, ser, h, noise[0][1] if noise else None,
-                                aec, endpointer, frame_n, clock, partials, rng, policy)
+                               aec, endpointer, frame_n, clock, partials, rng, policy, asr)
         results.append(result)
         clock += result.pop("duration_s")
     wall_s = now() - start
@@ -190,7 +195,7 @@ class SimulatedLoudspeaker:
 
 
 def simulate_turn(cfg, index, kind, text, reply, clip, at_s, ser_db, h, noise, aec, endpointer,
-                  frame_n, clock, partials, rng, policy: str = "stop") -> dict:
+                  frame_n, clock, partials, rng, policy: str = "stop", asr=None) -> dict:
     """One turn, closed loop: the reply plays from 0.3 s until it ends or the visitor stops it.
 
     policy "stop" is the voice loop's rule: stop once the visitor's speech is long enough and not a
@@ -219,12 +224,17 @@ def simulate_turn(cfg, index, kind, text, reply, clip, at_s, ser_db, h, noise, a
     during_reply = False
     voiced = 0.0
     speech_starts = echo_starts = 0
+    clipped = False
+    heard: str | None = None  # partials "asr": what the recogniser made of the speech so far
+    heard_at = 0.0
+    asr_ms: list[float] = []
     for k in range(0, n, frame_n):
         if speaker.playing(k):  # the sink plays this block now: the canceller's reference
             block = speaker.played[k:min(k + frame_n, speaker.until)].astype(np.int16)
             aec.add_reference(block, clock + k / SAMPLE_RATE)
-        mic = np.clip(np.round(speaker.echo[k:k + frame_n] + near[k:k + frame_n] + background[k:k + frame_n]),
-                      -32768, 32767).astype(np.int16)
+        raw = np.round(speaker.echo[k:k + frame_n] + near[k:k + frame_n] + background[k:k + frame_n])
+        clipped = clipped or bool(np.abs(raw).max() > 32767)  # a clipped mic breaks the echo path model
+        mic = np.clip(raw, -32768, 32767).astype(np.int16)
         frame = aec.process(make_frame(mic, clock + k / SAMPLE_RATE, clock + k / SAMPLE_RATE))
         frame_end = (k + frame_n) / SAMPLE_RATE
         ended = False
@@ -236,6 +246,7 @@ def simulate_turn(cfg, index, kind, text, reply, clip, at_s, ser_db, h, noise, a
                     echo_starts += 1
                 utt_start = t_turn
                 during_reply = speaker.playing(k) or paused
+                heard, heard_at = None, 0.0
             elif isinstance(event, ev.Resumed) and utt_start is None and (speaker.playing(k) or paused):
                 utt_start, during_reply = event.audio_t - clock, True  # the visitor went on after a pause
             elif isinstance(event, (ev.TentativeEnd, ev.EndOfTurn)) and utt_start is not None:
@@ -248,17 +259,26 @@ def simulate_turn(cfg, index, kind, text, reply, clip, at_s, ser_db, h, noise, a
         # oracle: the words the visitor has begun to say, as if the ASR were instant ("" before that)
         partial = text if partials == "oracle" and first_word is not None and frame_end >= first_word else ""
         now_n = min(k + frame_n + latency_n, n)  # the device still plays what it already holds
+        if partials == "asr" and utt_start is not None and during_reply and not taken and not ended \
+                and voiced >= min_ms and (heard is None or voiced - heard_at >= 300.0):
+            tr = asr.transcribe(endpointer.utterance(), partial=True)  # the decision waits for it
+            heard, heard_at = tr.text, voiced
+            asr_ms.append(tr.ms)
+            now_n = min(now_n + int(tr.ms * SAMPLE_RATE / 1000), n)
+        if partials == "asr":
+            partial = heard or ""
         if utt_start is not None and during_reply and not taken and bool(cfg.pipeline.barge_in):
             if policy == "pause" and not paused and not ended:
                 speaker.stop(now_n)
                 paused, pause_n = True, now_n
                 silent_at = now_n if silent_at is None else silent_at
-            if not ended and voiced >= min_ms and not is_backchannel(voiced, partial, min_ms):
+            transcribed = partials == "asr" and heard is not None
+            if not ended and voiced >= min_ms and not is_backchannel(voiced, partial, min_ms, transcribed):
                 speaker.stop(now_n)
                 taken = True
                 silent_at = now_n if silent_at is None else silent_at
             elif ended and paused:
-                if is_backchannel(voiced, partial, min_ms):
+                if is_backchannel(voiced, partial, min_ms, transcribed):
                     speaker.resume(now_n)
                     gaps_ms.append((now_n - pause_n) * 1000 / SAMPLE_RATE)
                     paused = False
@@ -273,7 +293,9 @@ def simulate_turn(cfg, index, kind, text, reply, clip, at_s, ser_db, h, noise, a
                 speech_starts=speech_starts, echo_speech_starts=echo_starts, stopped=taken,
                 stop_before_visitor=bool(silent_at is not None and (first_word is None or silent_at / SAMPLE_RATE < first_word)),
                 stop_ms=None if stop_ms is None or stop_ms < 0 else round(stop_ms, 1),
-                resumed_after_ms=[round(g, 1) for g in gaps_ms], duration_s=n / SAMPLE_RATE)
+                resumed_after_ms=[round(g, 1) for g in gaps_ms], mic_clipped=clipped,
+                heard=heard if partials == "asr" else None, asr_ms=[round(m, 1) for m in asr_ms],
+                duration_s=n / SAMPLE_RATE)
 
 
 def _summarize(cfg, room_name, turns, aec, partials, policy, echo_cancellation, system_delay_ms, ser_range, sim_s,
@@ -297,7 +319,9 @@ def _summarize(cfg, room_name, turns, aec, partials, policy, echo_cancellation, 
         "policy": policy,
         "false_barge_ins": int(sum(t.stop_before_visitor for t in turns)),
         "echo_speech_starts": int(sum(t.echo_speech_starts for t in turns)),
+        "mic_clipped_turns": int(sum(t.mic_clipped for t in turns)),
         "backchannels_interrupting": int(sum(t.stopped for t in by_kind["backchannel"])),
+        "partial_asr_ms_p50": _pct(sorted(m for t in turns for m in t.asr_ms), 50),
         "backchannel_gap_ms_p50": _pct(sorted(g for t in by_kind["backchannel"] for g in t.resumed_after_ms), 50),
         "barge_ins_detected": len(detected),
         "barge_ins_total": len(real),
@@ -409,6 +433,14 @@ def _to16k(pcm: np.ndarray, sample_rate: int) -> np.ndarray:
     return np.clip(soxr.resample(pcm.astype(np.float32), sample_rate, SAMPLE_RATE), -32768, 32767).astype(np.int16)
 
 
+def _make_asr(cfg):
+    from avatar.asr.whisper_asr import WhisperASR
+
+    asr = WhisperASR(cfg.asr, cfg.general.languages)
+    asr.warmup()
+    return asr
+
+
 def make_endpointer(cfg):
     from avatar.vad.endpointer import Endpointer
 
@@ -420,8 +452,9 @@ def add_arguments(p) -> None:
     p.add_argument("room", choices=[*ROOMS, "all"], help="simulated room")
     p.add_argument("--turns", type=int, default=50)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--partials", choices=("none", "oracle"), default="none",
-                   help="oracle: the visitor's words are known as soon as the barge-in rule asks (an upper bound)")
+    p.add_argument("--partials", choices=("none", "oracle", "asr"), default="none",
+                   help="none: length decides; asr: transcribe the speech so far when the rule asks (the stop "
+                        "waits for it); oracle: the words are known at once (an upper bound)")
     p.add_argument("--policy", choices=("stop", "pause"), default="stop",
                    help="stop: the voice loop's rule; pause: silence at once, resume after a backchannel")
     p.add_argument("--no-aec", action="store_true", help="the same turns without echo cancellation (baseline)")
@@ -433,17 +466,11 @@ def add_arguments(p) -> None:
 def run(args, cfg) -> int:
     result = run_echo_bench(cfg, args.room, n_turns=args.turns, seed=args.seed, partials=args.partials,
                             echo_cancellation=not args.no_aec, ser_db=tuple(args.ser), policy=args.policy)
-    print(json.dumps(_without_turns(result), indent=2))
+    print(json.dumps({k: v for k, v in result.items() if k != "turns"}, indent=2))
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps(result, indent=2, ensure_ascii=False))
     return 0
-
-
-def _without_turns(result: dict) -> dict:
-    if "rooms" in result:
-        return {"rooms": {k: _without_turns(v) for k, v in result["rooms"].items()}}
-    return {k: v for k, v in result.items() if k != "turns"}
 
 
 if __name__ == "__main__":

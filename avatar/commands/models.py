@@ -39,7 +39,9 @@ def _list(verify: bool, as_json: bool) -> int:
     for e in entries.values():
         folder = e.folder(models)
         present = [rel for rel in e.files if (folder / rel).is_file()]
-        if not present:
+        if not e.files:
+            status = "ok (no checksums listed)" if folder.is_dir() else "missing"
+        elif not present:
             status = "not assembled yet (`avatar models assemble`)" if e.name in assets.WHISPER_PACKAGES else "missing"
         elif len(present) < len(e.files):
             status = f"incomplete: {len(e.files) - len(present)} of {len(e.files)} files missing"

@@ -120,7 +120,7 @@ def _turn_taking(cfg) -> dict:
     try:
         from avatar.vad.backchannel import is_backchannel
 
-        extras["backchannel"] = is_backchannel
+        extras["backchannel"] = lambda ms, text: is_backchannel(ms, text, cfg.pipeline.barge_in_min_ms)
     except ImportError:
         pass
     return extras

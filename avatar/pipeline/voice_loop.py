@@ -162,6 +162,8 @@ class VoiceLoop:
                 self.audio_offset = frame.t - frame.audio_t
                 for event in self.endpointer.process(frame):
                     self._on_vad(event)
+                if self._speaking and not getattr(self.endpointer, "in_speech", True):
+                    self._speaking = self._voiced = False  # a burst too short for a turn (a cough)
                 if self._voiced:
                     self._check_barge_in(frame)
                 self._check_visitor_left()
@@ -246,7 +248,9 @@ class VoiceLoop:
         """The visitor talking over the reply stops it once the speech is long enough to not be a backchannel."""
         if not self.cfg.pipeline.barge_in or self._barged or not self._utt_during_reply:
             return
-        spoken_ms = (frame.audio_t + len(frame.pcm) / 16000 - self._utt_start) * 1000
+        spoken_ms = getattr(self.endpointer, "voiced_ms", None)  # speech heard, not time since its start
+        if spoken_ms is None:
+            spoken_ms = (frame.audio_t + len(frame.pcm) / 16000 - self._utt_start) * 1000
         if spoken_ms < self.cfg.pipeline.barge_in_min_ms:
             return
         if self.backchannel is not None and self.backchannel(spoken_ms, self._partial_text):

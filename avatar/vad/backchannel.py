@@ -17,6 +17,7 @@ BACKCHANNEL_WORDS = frozenset({
 # Acknowledgements of more than one word, and ASR spellings of "uh-huh".
 _PHRASES = {"i see": "ok", "ach so": "ok", "alles klar": "ok", "all right": "ok", "uh huh": "uh-huh"}
 MAX_BACKCHANNEL_MS = 1500.0  # longer than this is a turn whatever the words
+MAX_WORDLESS_MS = 800.0      # speech the recogniser found no words in, shorter than this: "mhm", a laugh
 DEFAULT_MIN_MS = 240.0       # cfg.pipeline.barge_in_min_ms
 
 _WORD = re.compile(r"[\w'-]+", re.UNICODE)
@@ -35,12 +36,17 @@ def is_backchannel_text(text: str) -> bool:
     return bool(words) and all(w in BACKCHANNEL_WORDS for w in words)
 
 
-def is_backchannel(duration_ms: float, partial_text: str | None = "", min_ms: float = DEFAULT_MIN_MS) -> bool:
+def is_backchannel(duration_ms: float, partial_text: str | None = "", min_ms: float = DEFAULT_MIN_MS,
+                   transcribed: bool = False) -> bool:
     """Whether speech of `duration_ms` over the reply (with its partial transcript, if any) is a
-    backchannel that must not stop playback. Called while the visitor speaks and at its end."""
+    backchannel that must not stop playback. Called while the visitor speaks and at its end.
+    `transcribed`: the recogniser has run on this speech, so an empty text means it heard no words
+    ("mhm", a laugh) rather than that no transcript exists yet."""
     if duration_ms >= MAX_BACKCHANNEL_MS:
         return False
     text = (partial_text or "").strip()
     if text:
         return is_backchannel_text(text)
+    if transcribed:
+        return duration_ms < MAX_WORDLESS_MS
     return duration_ms < min_ms

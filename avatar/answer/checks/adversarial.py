@@ -23,6 +23,7 @@ from avatar.answer.base import Answer, Fact
 from avatar.answer.checks.content import ContentItem, extract
 from avatar.answer.checks.fallback import NOT_KNOWN
 from avatar.answer.checks.grounding import FactSupport, check_grounding
+from avatar.answer.checks.relevance import is_decline as reply_declines
 from avatar.trace import now
 
 KINDS = ("near_miss", "unknown", "mixed", "misrecognised")
@@ -30,10 +31,6 @@ SEED_OFFSET = 7_777_777  # keeps these venues apart from the model's own held-ou
 # items that carry numbers, times or prices a near miss can shift
 _NEAR_MISS_TOPICS = ("hours", "prices", "departures", "tours", "checkout", "breakfast", "offices", "exhibitors",
                      "loans", "loans_max", "events")
-_DECLINE_RE = {
-    "de": re.compile(r"weiß ich (?:hier )?leider nicht|weiß ich nicht|keine Information|nicht sagen|fragen Sie|Personal", re.I),
-    "en": re.compile(r"don't know|do not know|no information|can't tell|cannot tell|ask our staff|ask at the|ask a member", re.I),
-}
 _VALUE_KINDS = frozenset({"time", "price", "percent", "date", "month", "weekday", "floor", "room", "number"})
 _NUMERIC_KINDS = frozenset({"time", "price", "percent", "date", "number"})
 
@@ -165,7 +162,7 @@ def venue_pack(venue_seed: int):
 
 # --------------------------------------------------------------------------------------- scoring
 def is_decline(text: str, lang: str) -> bool:
-    return text.strip() == NOT_KNOWN.get(lang) or bool(_DECLINE_RE.get(lang, _DECLINE_RE["en"]).search(text))
+    return text.strip() == NOT_KNOWN.get(lang) or reply_declines(text, lang)
 
 
 def _value_items(text: str, lang: str) -> list[ContentItem]:
@@ -302,8 +299,13 @@ def format_report(result: dict) -> str:
 
 
 def answerer_factory(cfg, kind: str = "diffusion") -> AnswererFactory:
-    """(pack, checked) -> the configured answerer over a synthetic venue, checks on or off."""
+    """(pack, checked) -> the configured answerer over a synthetic venue, checks on or off.
+
+    The diffusion model is loaded once, on the first call, and shared by every answerer.
+    """
     from avatar.trace import Tracer
+
+    shared: dict = {}
 
     def factory(pack, checked: bool):
         c = cfg.with_overrides({"checks.enabled": bool(checked)})
@@ -313,7 +315,9 @@ def answerer_factory(cfg, kind: str = "diffusion") -> AnswererFactory:
             return RetrievalAnswerer(pack, c, Tracer())
         from avatar.answer.diffusion_answerer import DiffusionAnswerer
 
-        return DiffusionAnswerer(c, pack, Tracer())
+        answerer = DiffusionAnswerer(c, pack, Tracer(), lm=shared.get("lm"))
+        shared.setdefault("lm", answerer.lm)
+        return answerer
 
     return factory
 

@@ -19,6 +19,7 @@ from avatar.answer.checks.consistency import compare, vote
 from avatar.answer.checks.content import extract
 from avatar.answer.checks.fallback import fallback_reply
 from avatar.answer.checks.grounding import check_grounding
+from avatar.answer.checks.relevance import check_relevance
 from avatar.answer.checks.schema import check_schema
 from avatar.trace import Tracer, now
 
@@ -65,6 +66,7 @@ def measure(repeat: int = 200) -> dict:
         out[lang] = {
             "grounding_cold_ms": _ms(cold, repeat // 4),
             "grounding_warm_ms": _ms(lambda: check_grounding(f"{REPLIES[lang][0]} {fresh()}", lang, facts, QUESTION[lang]), repeat),
+            "relevance_ms": _ms(lambda: check_relevance(f"{REPLIES[lang][0]} {fresh()}", lang, facts, QUESTION[lang]), repeat),
             "schema_ms": _ms(lambda: [check_schema(c, lang) for c in cands], repeat) / 3,
             "compare_ms": _ms(lambda: compare(cands[0], cands[1], lang), repeat),
             "vote3_ms": _ms(lambda: vote(cands, lang), repeat),

@@ -23,11 +23,13 @@ from avatar.answer.checks.fallback import fallback_reply
 from avatar.answer.checks.grounding import banned_strings, check_grounding
 from avatar.answer.checks.policy import CostPredictor, TurnBudget
 from avatar.answer.checks.relevance import check_relevance
+from avatar.answer.checks.remask import content_surfaces
 from avatar.answer.checks.schema import check_schema
 from avatar.cancel import NEVER, CancelToken
 from avatar.trace import TRACER, Tracer, now
 
 DecodeFn = Callable[[int, frozenset], Candidate]
+VerifyFn = Callable[[Candidate, list], Candidate]  # (candidate, content surfaces) -> only those re-decoded
 TRACK = "checks"
 SPAN_PREFIX = "check."  # span names the HUD and `avatar report` file under the checks budget
 
@@ -46,7 +48,7 @@ class CheckedAnswer:
 
 def make_predictor(cfg) -> CostPredictor:
     c = cfg.checks
-    return CostPredictor({"decode": c.prior_decode_ms, "grounding": c.prior_check_ms,
+    return CostPredictor({"decode": c.prior_decode_ms, "verify": c.prior_decode_ms / 3, "grounding": c.prior_check_ms,
                           "compare": c.prior_check_ms, "schema": c.prior_check_ms,
                           "relevance": c.prior_check_ms}, default_ms=c.prior_check_ms)
 
@@ -66,7 +68,9 @@ class _TurnChecks:
     """The bookkeeping of one turn's checks: budget, spans, the `checks` record."""
 
     def __init__(self, question, lang, facts, decode, cfg, budget: TurnBudget, tracer: Tracer, turn,
-                 predictor: CostPredictor, cancel: CancelToken, clock: Callable[[], float]):
+                 predictor: CostPredictor, cancel: CancelToken, clock: Callable[[], float],
+                 verify: VerifyFn | None = None):
+        self._verify = verify
         self.question, self.lang, self.facts, self._decode, self.cfg = question, lang, list(facts), decode, cfg
         self.budget, self.tracer, self.turn, self.predictor, self.cancel = budget, tracer, turn, predictor, cancel
         self.always = set(cfg.checks.always)
@@ -100,18 +104,19 @@ class _TurnChecks:
             self.report["skipped"].append(check)
         return False
 
-    def decode(self, variant: int, purpose: str) -> Candidate:
+    def decode(self, variant: int, purpose: str, of: Candidate | None = None, surfaces: list[str] = ()) -> Candidate:
+        """A full decode of `variant`; or, with `of`, the answerer's re-decode of only its content surfaces."""
         self.cancel.raise_if_cancelled()
         t0 = self.clock()
         # the first decode belongs to the decode stage, the others to what the checks bought
         name, track = ("decode", "answer") if purpose == "answer" else (SPAN_PREFIX + "decode", TRACK)
         with self.tracer.span(name, turn=self.turn, track=track, variant=variant, purpose=purpose,
                               banned=len(self.banned)) as span:
-            cand = self._decode(variant, self.banned)
+            cand = self._decode(variant, self.banned) if of is None else self._verify(of, list(surfaces))
             span["outcome"] = "ok"
         ms = (self.clock() - t0) * 1000.0
         self.last_decode_ms = ms
-        self.predictor.observe("decode", ms)
+        self.predictor.observe("decode" if of is None else "verify", ms)
         cand.variant = variant
         self.candidates.append(cand)
         self.report["decodes"] += 1
@@ -154,11 +159,14 @@ class _TurnChecks:
 def check_and_choose(question: str, lang: str, facts: Sequence[Fact], decode: DecodeFn, cfg,
                      budget_ms: float | None = None, tracer: Tracer = TRACER, turn: int | None = None, *,
                      predictor: CostPredictor | None = None, clock: Callable[[], float] = now,
-                     cancel: CancelToken = NEVER, first: Candidate | None = None) -> CheckedAnswer:
+                     cancel: CancelToken = NEVER, first: Candidate | None = None,
+                     verify: VerifyFn | None = None) -> CheckedAnswer:
     """Decode, check and choose the reply of one turn; see the module docstring for the policy.
 
     `budget_ms` defaults to cfg.budget.checks and counts from the end of the first decode (that one
     belongs to the decode budget); `first` is a variant-0 candidate the caller already has.
+    `verify(candidate, surfaces)`, when given, re-decodes only the candidate's content surfaces
+    (remask.py) with the rest fixed: self-consistency then costs a few steps, not a second decode.
     """
     c = cfg.checks
     if not c.enabled:
@@ -170,8 +178,9 @@ def check_and_choose(question: str, lang: str, facts: Sequence[Fact], decode: De
         return CheckedAnswer(cand.text, cand.lang or lang, cand.mood, cand.gesture,
                              {"enabled": False, "decodes": 1}, False, cand, [cand])
     predictor = predictor or shared_predictor(cfg)
+    verify = verify if c.remask_consistency else None
     t = _TurnChecks(question, lang, facts, decode, cfg, TurnBudget(0.0, clock), tracer, turn, predictor, cancel,
-                    clock)
+                    clock, verify)
     if first is not None:
         first.variant = 0
         if isinstance(first.decode_info.get("ms"), (int, float)):
@@ -233,10 +242,13 @@ def check_and_choose(question: str, lang: str, facts: Sequence[Fact], decode: De
                 and not content_signature(cand.text, lang)):
             consistency_done = True  # nothing a second decode could contradict: a decline, a greeting
             t.report["not_needed"].append("self_consistency")
-        if c.self_consistency and not consistency_done and t.may_run("self_consistency", "decode", "compare"):
+        surfaces = content_surfaces(cand.text, lang) if verify is not None else []
+        second = "verify" if surfaces else "decode"  # re-masking the content only is the cheap second look
+        if c.self_consistency and not consistency_done and t.may_run("self_consistency", second, "compare"):
             consistency_done = True
             t0 = now()
-            other = t.decode(t.next_variant, "consistency")
+            other = t.decode(t.next_variant, "consistency_remask" if surfaces else "consistency",
+                             of=cand if surfaces else None, surfaces=surfaces)
             t.next_variant += 1
             # spans never nest (the pipeline adds them up per name): decodes are their own spans
             with tracer.span(SPAN_PREFIX + "self_consistency", turn=turn, track=TRACK, step="compare") as span:

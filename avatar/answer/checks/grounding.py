@@ -6,7 +6,9 @@ the facts, never by the question: "Is it open until 17:00?" must not let a reply
 The name rule: a capitalised word that does not open a sentence is a name candidate; it is backed
 when its stem (or the word itself, as part of a compound) appears in the facts or the question, or
 when it is one of the common words of common_words.py (German capitalises every noun, and the
-kiosk's own templates use a few). A sentence-initial name is not seen (a known gap).
+kiosk's own templates use a few; German small-talk nouns are read from the chatterbot corpus).
+A sentence-initial name is not seen (a known gap). Numbers in facts back the same value with a
+unit in the reply ("Eintritt: 12" backs "12 Euro"), and "18:00" backs a bare "6" or "18".
 """
 from __future__ import annotations
 
@@ -31,8 +33,6 @@ class GroundingResult:
     ms: float
     items: list[ContentItem] = field(default_factory=list)
     unsupported_items: list[ContentItem] = field(default_factory=list)
-
-
 
 
 @lru_cache(maxsize=4)

@@ -1,5 +1,7 @@
 """Relevance: a reply that states facts must be about what was asked (the asked day, the asked name).
 
+A question asking for a price or a time needs a price or a time in the reply (or a decline).
+
 Grounding proves every value comes from a fact, not that it is the right fact: asked about Sunday,
 a reply may copy Thursday's hours from a neighbouring fact. When the question names a weekday, or
 a name that the facts contain (a city, a company, an exhibition), a reply carrying values must
@@ -17,6 +19,16 @@ from avatar.answer.checks.content import extract
 from avatar.trace import now
 
 _WORD = re.compile(r"[\wÄÖÜäöüß'-]+")
+_CUES = {
+    "price": re.compile(r"\b(?:kostet|kosten|preis\w*|teuer|gebühr|how much (?:is|are|does|do)|costs?|price\w*|fee)\b"),
+    "time": re.compile(r"\b(?:wann|uhrzeit|wie ?viel uhr|öffnungszeit\w*|when|what time|opening hours)\b"),
+}
+_ANSWER_KINDS = {"price": {"price"}, "time": {"time", "weekday", "date", "number"}}
+_TIME_WORDS = re.compile(r"\b(?:geschlossen|closed|heute|today|morgen|tomorrow)\b", re.I)  # "closed today" answers "when"
+DECLINE_RE = {
+    "de": re.compile(r"weiß ich (?:hier )?(?:leider )?nicht|keine Information|nicht sagen|fragen Sie|Personal", re.I),
+    "en": re.compile(r"don't know|do not know|no information|can't tell|cannot tell|ask our staff|ask at the|ask a member", re.I),
+}
 # capitalised inside titles ("Die Römer", "The Romans") but never what a question is about
 _FUNCTION_WORDS = frozenset("der die das den dem des ein eine und oder von vom zum zur für mit the and for with from".split())
 _DAY_NAMES = {name: day for names, day in (
@@ -44,11 +56,22 @@ def _one_edit_apart(a: str, b: str) -> bool:
     return a[i:] == b[i + 1:]  # one letter missing from a
 
 
-def _misheard_day(word: str) -> str | None:
-    """A weekday name with one letter missing, extra or wrong ("suday", "tuesdy"), as ASR may write it."""
+def _misheard_days(word: str) -> set[str]:
+    """The weekdays a word is one letter off ("suday"; "tursday" may be Tuesday or Thursday)."""
     if len(word) < 5:
-        return None
-    return next((day for name, day in _DAY_NAMES.items() if _one_edit_apart(word, name)), None)
+        return set()
+    return {day for name, day in _DAY_NAMES.items() if _one_edit_apart(word, name)}
+
+
+def is_decline(text: str, lang: str) -> bool:
+    """The reply says it does not know (and points to staff)."""
+    return bool(DECLINE_RE.get(lang, DECLINE_RE["en"]).search(text))
+
+
+def asked_kinds(question: str) -> set[str]:
+    """The kinds of value a question asks for: a price ("was kostet"), a time ("wann", "what time")."""
+    q = question.lower()
+    return {kind for kind, cue in _CUES.items() if cue.search(q)}
 
 
 def check_relevance(reply: str, lang: str, facts: Sequence[Fact], question: str) -> RelevanceResult:
@@ -56,10 +79,16 @@ def check_relevance(reply: str, lang: str, facts: Sequence[Fact], question: str)
     content = extract(reply, lang)
     common = common_words(lang)
     reply_names = {n.lower() for n in content.names} - common
+    kinds = asked_kinds(question)
+    answered = any(i.kind in _ANSWER_KINDS[k] for k in kinds for i in content.items) or (
+        "time" in kinds and _TIME_WORDS.search(reply))
+    if kinds and not answered and not is_decline(reply, lang):
+        # asked for a price or a time, answered with neither and not declined: not an answer
+        return RelevanceResult(False, sorted(kinds), [i.surface for i in content.items], (now() - t0) * 1000.0)
     if not content.items and not reply_names:
         return RelevanceResult(True, ms=(now() - t0) * 1000.0)
     asked_days = {v for i in extract(question, lang).items if i.kind == "weekday" for v in i.values}
-    asked_days |= {day for w in _WORD.findall(question.lower()) if (day := _misheard_day(w))}
+    asked_days |= {day for w in _WORD.findall(question.lower()) for day in _misheard_days(w)}
     fact_names = {n.lower() for f in facts for n in extract(f.text, f.lang or lang).names
                   if len(n) > 3 and n.lower() not in _FUNCTION_WORDS} - common
     asked_names = fact_names & {w.lower() for w in _WORD.findall(question)}

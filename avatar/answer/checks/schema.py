@@ -14,13 +14,14 @@ from avatar.trace import now
 
 LANGUAGES = ("de", "en")
 DEFAULT_MOODS = ("neutral", "happy", "sorry", "info")
-SHORT_REPLY_WORDS = 6  # below this, a reply without final punctuation still counts as complete
+SHORT_REPLY_WORDS = 3  # below this ("Super", "Ganz okay") a reply needs no final punctuation; "Das kann ich" does
 # special tokens of any tokenizer (<eos>, [MASK], <|im_end|>) and markup a voice must not read out
 _SPECIAL = re.compile(r"<\|[^|]*\|>|</?[A-Za-z_][\w-]*>|\[(?:MASK|SEP|CLS|PAD|UNK|BOS|EOS)\]", re.IGNORECASE)
 _MARKUP = re.compile(r"[*_#`~{}\\|<>\[\]]|https?://")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 _SENTENCE_END = re.compile(r"[.!?…][\"'“”»«)]*\s*$")
 _WORD = re.compile(r"[\wÄÖÜäöüß']+")
+_CLAUSE_BREAK = re.compile(r"[.,;:!?…]")  # "Thank you. You too." repeats nothing
 # a few frequent function words per language: enough to notice a reply in the wrong language
 _FUNCTION_WORDS = {
     "de": frozenset("der die das und ist sind nicht ein eine wir sie ich im in am um bis von mit für zu auf es den dem des gibt haben hat leider bitte".split()),
@@ -46,10 +47,14 @@ def text_language(text: str) -> str | None:
     return None
 
 
+# words German or English may legitimately say twice in a row ("die, die ...", "that that")
+_MAY_DOUBLE = frozenset("die der das that had is".split())
+
+
 def _repeats(words: list[str]) -> bool:
-    """A decoder loop: a word three times in a row, or the same 2-4 word run twice in a row."""
-    for i in range(len(words) - 2):
-        if words[i] == words[i + 1] == words[i + 2]:
+    """A decoder loop: a word twice in a row ("fährt fährt"; "die die" only thrice), or a 2-4 word run twice."""
+    for i in range(len(words) - 1):
+        if words[i] == words[i + 1] and (words[i] not in _MAY_DOUBLE or words[i + 1:i + 3] == [words[i]] * 2):
             return True
     for n in (2, 3, 4):
         for i in range(len(words) - 2 * n + 1):
@@ -67,6 +72,8 @@ def check_schema(candidate: Candidate, question_lang: str, moods=DEFAULT_MOODS, 
         problems.append(f"language {candidate.lang!r} is not de or en")
     elif candidate.lang != question_lang:
         problems.append(f"language {candidate.lang} differs from the question's {question_lang}")
+    if candidate.decode_info.get("well_formed") is False:  # the decoder's own record parse: header or <eos> missing
+        problems.append("record not well formed (header tokens or closing <eos> missing)")
     if candidate.mood not in moods:
         problems.append(f"mood {candidate.mood!r} is not one of {', '.join(moods)}")
     stripped = text.strip()
@@ -88,7 +95,7 @@ def check_schema(candidate: Candidate, question_lang: str, moods=DEFAULT_MOODS, 
         cut = candidate.decode_info.get("stopped") == "length"
         if not _SENTENCE_END.search(stripped) and (len(words) >= SHORT_REPLY_WORDS or cut):
             problems.append("text does not end like a sentence")
-        if _repeats(words):
+        if any(_repeats([w.lower() for w in _WORD.findall(part)]) for part in _CLAUSE_BREAK.split(stripped)):
             problems.append("repeated words (decoder loop)")
         spoken = text_language(stripped)
         if spoken and spoken != question_lang:
