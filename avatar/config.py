@@ -33,6 +33,8 @@ _RANGES: dict[str, tuple[float, float]] = {
     "audio.frame_ms": (10, 30),
     "llm.gen_length": (1, 4096),
     "llm.block_length": (1, 4096),
+    "checks.agreement_overlap": (0.0, 1.0),
+    "checks.fallback_min_match": (0.0, 1.0),
 }
 
 

@@ -106,3 +106,10 @@ def test_name_candidates_skip_sentence_starts():
 def test_a_title_abbreviation_does_not_end_the_sentence():
     assert "Weber" in extract("Die Führung leitet Dr. Weber.", "de").names
     assert extract("We open at 9 am. Anna will help.", "en").names == ()
+
+
+def test_addresses_and_durations_are_items_of_their_own():
+    assert values("Die Messe liegt in der Goethestraße 7.", "de") == {("address", "goethestraße 7")}
+    assert values("Bücher kann man vier Wochen ausleihen.", "de") == {("duration", "4 week")}
+    assert values("Books can be borrowed for 4 weeks.", "en") == {("duration", "4 week")}
+    assert values("Am Montag 10 Besucher.", "de") == {("weekday", "mon"), ("number", "10")}

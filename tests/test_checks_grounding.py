@@ -60,3 +60,9 @@ def test_banned_strings_name_the_wrong_value_but_spare_digits_the_facts_use():
 def test_a_bare_hour_may_stand_for_either_half_of_the_day_but_not_for_another_hour():
     assert check_grounding("We close at 6.", "en", EN).ok
     assert not check_grounding("We close at 7.", "en", EN).ok
+
+
+def test_a_house_number_does_not_back_a_time():
+    facts = [Fact("a", "en", "The hotel is at Uferstraße 13."), Fact("h", "en", "On Saturday we are open from 12:00.")]
+    assert not check_grounding("On Saturday we open at 13:00.", "en", facts).ok
+    assert check_grounding("The hotel is at Uferstraße 13.", "en", facts).ok

@@ -170,3 +170,52 @@ def test_a_new_short_question_is_not_mixed_with_the_previous_one(answerer):
     history = [HistoryTurn("where are the toilets", "The toilets are in the basement.", "en")]
     answer = answerer.answer("is there a cafe", "en", history)
     assert answer.facts[0].id == "cafe" and answer.checks["retrieval"]["followup"] is False
+
+
+# Written before the last tuning round and never tuned on: the floor guards against regressions.
+# At the time of writing 32 of 34 were right (two mix up the café and the food rule).
+HELD_OUT = [
+    ("de", "muss ich für mein kind bezahlen", "price-children"),
+    ("de", "wie viel kostet eine führung", "tours"),
+    ("de", "wo kann ich etwas trinken", "cafe"),
+    ("de", "gibt es schließfächer", "cloakroom"),
+    ("de", "habt ihr wlan", "wifi"),
+    ("de", "wo ist die sonderausstellung", "floor-second"),
+    ("de", "wann ist die lange nacht der museen", "museum-night"),
+    ("de", "welche straßenbahn fährt zum museum", "tram"),
+    ("de", "wo kann ich mein fahrrad abstellen", "parking"),
+    ("de", "gibt es einen audioguide auf englisch", "audioguide"),
+    ("de", "kann ich hier einen rollstuhl ausleihen", "accessibility"),
+    ("de", "darf ich mit blitz fotografieren", "photography"),
+    ("de", "wo ist der museumsshop", "shop"),
+    ("de", "wie ist die telefonnummer", "phone"),
+    ("de", "ich habe meine brille verloren", "lost-found"),
+    ("en", "how long does a visit take", "visit-duration"),
+    ("en", "is there a lift", "lift"),
+    ("en", "what is the wifi password", "wifi"),
+    ("en", "do you sell postcards", "shop"),
+    ("en", "is admission free on sundays", "free-sunday"),
+    ("en", "where is the exhibition about city history", "floor-first"),
+    ("en", "can i eat my sandwich here", "food-rule"),
+    ("en", "what events are there this week", "lecture"),
+    ("en", "is there a baby changing room", "strollers"),
+    ("en", "how much is the reduced ticket", "price-reduced"),
+    ("en", "i lost my phone", "lost-found"),
+    ("en", "when was the museum founded", "about"),
+    ("en", "do you have an annual pass", "annual-pass"),
+    ("en", "how do i get there by tram", "tram"),
+    ("en", "what time is the last entry", "last-entry"),
+    ("de", "wer hat den zweiten weltkrieg gewonnen", "-"),
+    ("en", "what is the meaning of life", "-"),
+    ("de", "kannst du mir ein taxi rufen", "-"),
+    ("en", "tell me a joke", "-"),
+]
+
+
+def test_held_out_questions_stay_above_an_accuracy_floor(answerer):
+    right = 0
+    for lang, question, want in HELD_OUT:
+        answer = answerer.answer(question, lang)
+        got = "-" if answer.checks["retrieval"]["declined"] else answer.facts[0].id
+        right += got == want
+    assert right >= 30, f"{right}/{len(HELD_OUT)}"

@@ -120,3 +120,21 @@ def test_utterance_survives_end_of_turn_and_reset_clears_it(endpointer):
 def test_any_frame_size_gives_the_same_turn(endpointer, frame_ms):
     pcm = np.concatenate([read_wav_16k(DATA / "en_cancel_timer.wav"), silence(1.0)])
     assert kinds(feed(endpointer, pcm, frame_ms=frame_ms)) == [SpeechStart, TentativeEnd, EndOfTurn]
+
+
+def test_a_long_stream_of_questions_gives_one_turn_each(endpointer):
+    clips = [read_wav_16k(DATA / n) for n in ("en_cancel_timer.wav", "de_wie_ist_das_wetter.wav",
+                                              "de_schalte_die_lampe_an.wav", "en_whats_the_weather_like_in_new_york.wav")]
+    noise = read_wav_16k(DATA / "background_noise_3s.wav")
+    stream = [np.concatenate([clip, silence(1.0), noise if i % 3 == 0 else silence(0.5)])
+              for i, clip in enumerate(clips * 5)]
+    events = feed(endpointer, np.concatenate(stream))  # one stream, never reset, like a kiosk's day
+    assert kinds(events).count(EndOfTurn) == 20
+    assert kinds(events).count(SpeechStart) == 20
+
+
+def test_short_questions_late_in_a_stream_are_still_heard(endpointer):
+    # Silero's state drifts over a long stream; without a restart in quiet stretches it misses these
+    nxt = read_wav_16k(DATA / "en_next.wav")
+    events = feed(endpointer, np.concatenate([np.concatenate([nxt, silence(1.0)])] * 8))
+    assert kinds(events).count(EndOfTurn) == 8

@@ -72,6 +72,7 @@ def run_bench(cfg, wavs: Sequence[Path], modes: Sequence[str] = ("streaming",), 
     from avatar.pipeline.build import build_voice_loop, load_stages
 
     tracer = tracer or Tracer()
+    cfg = cfg.with_overrides({"tts.cache_clauses": 0})  # every turn synthesizes: no replayed audio
     stages = load_stages(cfg, tracer, progress=progress)
     turns: list[Turn] = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -45,9 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=9)
     args = parser.parse_args(argv)
     cfg = config.load()
-    variants = [("en", "piper + alignments", {"tts.alignments": True}),
-                ("en", "piper, no alignments", {"tts.alignments": False}),
-                ("en", "piper, 1 thread", {"tts.threads": 1}),
+    variants = [("en", "piper + alignments", {"tts.alignments": True, "tts.threads": 1}),
+                ("en", "piper, no alignments", {"tts.alignments": False, "tts.threads": 1}),
+                ("en", "piper, 2 threads", {"tts.alignments": True, "tts.threads": 2}),
                 ("de", "espeak-ng", {})]
     # the clause cache is off: every run synthesizes
     rows = [(lang, label, Synthesizer(cfg.with_overrides({**over, "tts.cache_clauses": 0}).tts, Tracer()))

@@ -19,7 +19,7 @@ _LOAD_LOCK = threading.Lock()
 
 
 class PiperEngine:
-    def __init__(self, info: VoiceInfo, length_scale: float = 1.0, alignments: bool = True, threads: int = 2) -> None:
+    def __init__(self, info: VoiceInfo, length_scale: float = 1.0, alignments: bool = True, threads: int = 1) -> None:
         # Piper reads phoneme timings from a tensor it exposes by patching the model (needs onnx).
         self.alignments = alignments and importlib.util.find_spec("onnx") is not None
         self.info = info

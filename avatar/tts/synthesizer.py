@@ -96,7 +96,7 @@ class Synthesizer:
 
                     engine = PiperEngine(info, float(getattr(self.cfg, "length_scale", 1.0)),
                                          bool(getattr(self.cfg, "alignments", True)),
-                                         int(getattr(self.cfg, "threads", 2)))
+                                         int(getattr(self.cfg, "threads", 1)))
             self._engines[lang] = engine
         return engine
 

@@ -23,6 +23,9 @@ from avatar.vad.silero import CHUNK, SileroVAD
 WEBRTC_SAMPLES = 480        # webrtcvad's 30 ms frame: the end of each chunk
 HYSTERESIS = 0.15           # once speaking, Silero may dip this far below the threshold (its own rule)
 MAX_UTTERANCE_S = 30.0      # Whisper's window: older audio of an endless utterance is let go
+# Silero's LSTM state drifts over a long stream and then misses short utterances (51 of 58 clips
+# heard in one stream, 58 with this reset): start it afresh after ~0.5 s of clear non-speech
+QUIET_PROB, QUIET_CHUNKS_RESET = 0.1, 16
 IDLE, SPEAKING, PAUSING = "idle", "speaking", "pausing"
 
 
@@ -42,6 +45,7 @@ class Endpointer:
         self.state = IDLE
         self.end_wait_ms = float(self.cfg.end_of_turn_ms)
         self.probability = 0.0       # Silero's latest speech probability (for the HUD)
+        self._quiet_chunks = 0
         self.voiced_ms = 0.0         # speech heard in the current utterance
         self._base_t: float | None = None  # stream time of sample 0
         self._pos = 0                # samples judged so far
@@ -87,6 +91,10 @@ class Endpointer:
         start, end = self._pos, self._pos + CHUNK
         self._pos = end
         self.probability = self._silero(chunk)
+        self._quiet_chunks = self._quiet_chunks + 1 if self.probability < QUIET_PROB else 0
+        if self._quiet_chunks >= QUIET_CHUNKS_RESET:
+            self._silero.reset()
+            self._quiet_chunks = 0
         threshold = self.cfg.silero_threshold - (HYSTERESIS if self.state == SPEAKING else 0.0)
         speech = self.probability >= threshold and \
             self._webrtc.is_speech(chunk[-WEBRTC_SAMPLES:].tobytes(), SAMPLE_RATE)

@@ -71,8 +71,8 @@ def _near_miss(rng, venue, item, lang) -> tuple[str, str] | None:
     wrong = _shift_first_number(numeric[0], rng)
     if wrong is None:
         return None
-    planted = {k for i in extract(wrong, lang).items for k in i.keys}
-    if any(planted & i.keys for other in venue.items for i in extract(other.fact[lang], lang).items):
+    pack = FactSupport(tuple(other.fact[lang] for other in venue.items), "", lang)
+    if any(pack.backs(i) for i in extract(wrong, lang).items):
         return None  # the shifted value is another fact's value: not a near miss
     q = rng.choice(item.questions[lang]).rstrip("?.! ")
     templates = {"de": [f"{q}? Ist das {wrong}?", f"{q}, {wrong}, richtig?", f"Stimmt es, {wrong}? {q}?"],

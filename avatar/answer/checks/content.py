@@ -17,7 +17,7 @@ from avatar.answer.checks.number_words import (NUMBER_RE, ORDINAL_WORDS_RE, CARD
 @dataclass(frozen=True)
 class ContentItem:
     """One facts-bearing item: `values` are the canonical readings (two for an ambiguous "halb sieben")."""
-    kind: str  # time | price | percent | date | month | weekday | floor | room | number | name
+    kind: str  # time | price | percent | date | month | weekday | address | duration | floor | room | number | name
     values: tuple[str, ...]
     surface: str
     numbers: tuple[float, ...] = ()  # plain-number views, to match a fact's unlabelled numbers
@@ -400,6 +400,34 @@ def _weekdays(scan: _Scan) -> None:
         scan.take(pattern, lambda m, name=name: _day_items(m.group(0), _GROUP_DAYS[name]))
 
 
+# ------------------------------------------------------------------------------------------ addresses, durations
+_STREET = (r"(?:(?:Am|An\s+der|Auf\s+dem)\s+[A-ZÄÖÜ][\wäöüß-]+|[A-ZÄÖÜ][\wäöüß-]*(?:straße|strasse|str\.|weg|"
+           r"platz|gasse|allee|ring|damm|ufer|markt|hafen|chaussee))")
+P_ADDRESS_DE = re.compile(rf"\b({_STREET})\s+(\d{{1,4}}[a-z]?)\b")
+P_ADDRESS_EN = re.compile(r"\b(\d{1,4}[a-z]?)\s+([A-Z][\w-]+\s+(?:Street|Road|Avenue|Lane|Square|Place|Way))\b")
+_DURATION_UNITS = {"minute": "minute", "minuten": "minute", "minutes": "minute", "min": "minute", "mins": "minute",
+                   "stunde": "hour", "stunden": "hour", "hour": "hour", "hours": "hour", "tag": "day", "tage": "day",
+                   "tagen": "day", "day": "day", "days": "day", "woche": "week", "wochen": "week", "week": "week",
+                   "weeks": "week", "monat": "month", "monate": "month", "monaten": "month", "month": "month",
+                   "months": "month", "jahr": "year", "jahre": "year", "jahren": "year", "year": "year", "years": "year"}
+P_DURATION = re.compile(rf"\b({_N})\s+({'|'.join(sorted(_DURATION_UNITS, key=len, reverse=True))})\b", _I)
+
+
+def _addresses_and_durations(scan: _Scan) -> None:
+    def address(street: str, number: str, surface: str):
+        street = " ".join(street.lower().split())
+        return [ContentItem("address", (f"{street} {number.lower()}",), surface)]
+
+    def duration(m):
+        v = number_value(m.group(1))
+        unit = _DURATION_UNITS[m.group(2).lower()]
+        return None if v is None else [ContentItem("duration", (f"{_fmt(v)} {unit}",), m.group(0), (v,))]
+
+    scan.take(P_ADDRESS_DE, lambda m: address(m.group(1), m.group(2), m.group(0)))
+    scan.take(P_ADDRESS_EN, lambda m: address(m.group(2), m.group(1), m.group(0)))
+    scan.take(P_DURATION, duration)
+
+
 # ------------------------------------------------------------------------------------------ numbers
 P_THOUSANDS = re.compile(r"(?<![\d.,])(\d{1,3}(?:[.,]\d{3})+)(?![\d]|[.,]\d)")
 P_DIGITS = re.compile(r"(?<![\d.,])(\d+(?:[.,]\d{1,2})?)(?:st|nd|rd|th)?(?![\d]|[.,]\d)")
@@ -458,7 +486,8 @@ class Content:
 def extract(text: str, lang: str) -> Content:
     """The normalised content items of `text` in language `lang` (de|en); cached: facts repeat every turn."""
     scan = _Scan(text, lang)
-    for step in (_prices, _percents, _times, _dates, _floors, _rooms, _weekdays, _numbers):
+    # weekdays before addresses: "Am Montag 10" is a day, "Am Hafen 10" an address
+    for step in (_prices, _percents, _times, _dates, _weekdays, _addresses_and_durations, _floors, _rooms, _numbers):
         step(scan)
     names = tuple(w for w, _ in name_candidates(scan.text))
     return Content(tuple(scan.items), names, scan.text.replace("\0", " "))

@@ -7,8 +7,9 @@ The name rule: a capitalised word that does not open a sentence is a name candid
 when its stem (or the word itself, as part of a compound) appears in the facts or the question, or
 when it is one of the common words of common_words.py (German capitalises every noun, and the
 kiosk's own templates use a few; German small-talk nouns are read from the chatterbot corpus).
-A sentence-initial name is not seen (a known gap). Numbers in facts back the same value with a
-unit in the reply ("Eintritt: 12" backs "12 Euro"), and "18:00" backs a bare "6" or "18".
+A sentence-initial name is not seen (a known gap). A unit-less number in a fact backs the same
+value with a unit only if that fact states values of that kind ("9 bis 17:30 Uhr" backs "9:00"),
+and "18:00" backs a bare "6" or "18".
 """
 from __future__ import annotations
 
@@ -51,13 +52,15 @@ class FactSupport:
     def __init__(self, fact_texts: Sequence[str], question: str, lang: str):
         self.keys: set[str] = set()
         self.numbers: set[float] = set()      # every number any fact item stands for
-        self.bare_numbers: set[float] = set()  # numbers the facts write without a unit
+        # unit-less numbers by the kinds their fact states ("von 9 bis 5 pm": a bare 9 among times)
+        self.bare_numbers: dict[str, set[float]] = {}
         for text in fact_texts:
-            for item in extract(text, lang).items:
+            items = extract(text, lang).items
+            bare = {round(n, 2) for i in items if i.kind == "number" for n in i.numbers}
+            for item in items:
                 self.keys |= item.support_keys
                 self.numbers |= {round(n, 2) for n in item.numbers}
-                if item.kind == "number":
-                    self.bare_numbers |= {round(n, 2) for n in item.numbers}
+                self.bare_numbers.setdefault(item.kind, set()).update(bare)
         words_text = " ".join(fact_texts) + " " + question
         self.text_lower = words_text.lower()
         self.stems = {_stem(w, lang) for w in _WORD.findall(words_text)}
@@ -71,8 +74,9 @@ class FactSupport:
         numbers = {round(n, 2) for n in item.numbers}
         if item.kind == "number":
             return bool(numbers & self.numbers)
-        # a unit-less number in a fact ("Eintritt: 12") may back the same value with a unit in the reply
-        return bool(numbers & self.bare_numbers)
+        # a unit-less number may back the same value with a unit, if its fact states that kind of
+        # value at all ("9 bis 17:30 Uhr"); the 13 of "Uferstraße 13" never backs "13:00"
+        return bool(numbers & self.bare_numbers.get(item.kind, set()))
 
     def backs_name(self, word: str) -> bool:
         parts = [p for p in re.split(r"[-'’]", word) if p]
