@@ -5,7 +5,6 @@ import queue
 import threading
 from typing import Iterator
 
-import numpy as np
 
 from avatar.audio.frame import SAMPLE_RATE, AudioFrame
 from avatar.audio.playback_queue import PlaybackQueue, QueuedSink

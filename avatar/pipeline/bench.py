@@ -53,7 +53,8 @@ def last_speech_sample(pcm: np.ndarray, rate: int = 16000) -> float:
         return 0.0
     rms = np.sqrt(np.mean(x[: n * block].reshape(n, block) ** 2, axis=1) + 1e-12)
     db = 20 * np.log10(rms)
-    threshold = max(db.max() - 35.0, -55.0)
+    floor = np.percentile(db, 10)  # the recording's own background level
+    threshold = max(db.max() - 35.0, floor + 12.0, -55.0)
     loud = np.nonzero(db > threshold)[0]
     return 0.0 if len(loud) == 0 else (loud[-1] + 1) * block / rate
 
