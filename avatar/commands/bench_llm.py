@@ -29,8 +29,6 @@ PROMPTS = [  # three retrieved facts each, as the answerer's default top_k gives
       "The café serves lunch from 12 to 2 pm."], "When does the shop close?"),
 ]
 
-SETTINGS = ("threshold+cache", "threshold", "one-per-step+cache", "one-per-step")
-
 
 def add_arguments(parser) -> None:
     parser.add_argument("--model", help="model folder (default: llm.model, the embedded model)")
@@ -38,6 +36,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--json", help="write the results to this JSON file")
     parser.add_argument("--repeats", type=int, default=3, help="decodes per prompt and setting")
     parser.add_argument("--prompts", type=int, default=len(PROMPTS), help="how many of the built-in prompts")
+    parser.add_argument("--sweep", default="", metavar="T1,T2",
+                        help="extra thresholds to decode with (cache on), e.g. 0.7,0.5")
     parser.add_argument("--no-guard", action="store_true", help="switch the repetition guard off (random models)")
     parser.add_argument("--make-random", metavar="DIR",
                         help="write a tiny random model to DIR (for tests and demos) and exit")
@@ -63,13 +63,15 @@ def run(args, cfg) -> int:
                "threshold": replace(base, prompt_cache=False),
                "one-per-step+cache": replace(base.one_per_step, prompt_cache=True),
                "one-per-step": replace(base.one_per_step, prompt_cache=False)}
+    for t in (float(v) for v in args.sweep.split(",") if v.strip()):
+        options[f"threshold={t:g}+cache"] = replace(base, threshold=t, prompt_cache=True)
     prompts = [_prompt(lm, facts, question) for facts, question in PROMPTS[:max(1, args.prompts)]]
     lm.generate(prompts[0], options["threshold+cache"])  # warm-up: first-call allocations are not the decoder's speed
-    runs: dict[str, list] = {name: [] for name in SETTINGS}
-    texts: dict[str, list[str]] = {name: [] for name in SETTINGS}
+    runs: dict[str, list] = {name: [] for name in options}
+    texts: dict[str, list[str]] = {name: [] for name in options}
     for p, prompt in enumerate(prompts):
         for r in range(args.repeats):
-            for name in SETTINGS:  # interleaved, so machine noise hits every setting alike
+            for name in options:  # interleaved, so machine noise hits every setting alike
                 result = lm.generate(prompt, options[name])
                 runs[name].append(result)
                 if r == 0:
@@ -86,8 +88,9 @@ def run(args, cfg) -> int:
     report["speedup_threshold_vs_one_per_step"] = _ratio(s["one-per-step+cache"]["ms"], s["threshold+cache"]["ms"])
     report["cache_speedup_threshold"] = _ratio(s["threshold"]["ms"], s["threshold+cache"]["ms"])
     report["cache_speedup_one_per_step"] = _ratio(s["one-per-step"]["ms"], s["one-per-step+cache"]["ms"])
-    report["same_text_threshold_vs_one_per_step"] = sum(
-        a == b for a, b in zip(texts["threshold+cache"], texts["one-per-step+cache"])) / len(prompts)
+    report["same_text_vs_one_per_step"] = {
+        name: sum(a == b for a, b in zip(texts[name], texts["one-per-step+cache"])) / len(prompts)
+        for name in options if name.startswith("threshold") and name.endswith("+cache")}
     report["same_text_cache_vs_no_cache"] = sum(
         a == b for a, b in zip(texts["threshold+cache"], texts["threshold"])) / len(prompts)
     report["examples"] = [{"prompt": q, "reply": t} for (_, q), t in zip(PROMPTS, texts["threshold+cache"])][:3]
@@ -131,5 +134,5 @@ def _print(report: dict) -> None:
         print(f"{name:<20}{s['tokens_per_s']:>9.1f}{s['tokens_per_step']:>10.2f}{s['first_block_ms']:>14.1f}"
               f"{s['ms']:>10.1f}{s['steps']:>7.0f}{s['tokens']:>8.0f}")
     print(f"threshold vs one-per-step: {report['speedup_threshold_vs_one_per_step']}x faster, "
-          f"same text {report['same_text_threshold_vs_one_per_step']:.0%}; prompt cache: "
+          f"same text {report['same_text_vs_one_per_step']['threshold+cache']:.0%}; prompt cache: "
           f"{report['cache_speedup_threshold']}x (threshold), {report['cache_speedup_one_per_step']}x (one per step)")

@@ -1,7 +1,7 @@
 """`avatar bench`: the whole voice loop on WAV files fed at real-time pace, one record per turn.
 
 Voice-to-voice = first audible reply sample minus the last speech sample of the input file (found
-in the file itself, not by the endpointer). With `sequential`, every file also runs the way most
+in the whole file offline, not by the streaming endpointer). With `sequential`, every file also runs the way most
 voice assistants work (confirmed end of turn, then full-window ASR, then the whole answer, then
 whole-reply TTS), interleaved with the streaming run so both see the same machine load.
 """
@@ -45,18 +45,12 @@ class Turn:
 
 
 def last_speech_sample(pcm: np.ndarray, rate: int = 16000) -> float:
-    """Stream seconds of the end of the last 10 ms block louder than the file's speech floor."""
-    x = pcm.astype(np.float32) / 32768.0
-    block = rate // 100
-    n = len(x) // block
-    if n == 0:
-        return 0.0
-    rms = np.sqrt(np.mean(x[: n * block].reshape(n, block) ** 2, axis=1) + 1e-12)
-    db = 20 * np.log10(rms)
-    floor = np.percentile(db, 10)  # the recording's own background level
-    threshold = max(db.max() - 35.0, floor + 12.0, -55.0)
-    loud = np.nonzero(db > threshold)[0]
-    return 0.0 if len(loud) == 0 else (loud[-1] + 1) * block / rate
+    """Stream seconds of the file's last speech sample: Silero over the whole file with a fresh
+    state (an energy threshold mistakes a real recording's noise floor for speech)."""
+    from avatar.vad.speech_span import speech_span
+
+    span = speech_span(pcm)
+    return span[1] if span else len(pcm) / rate
 
 
 def percentiles(values: Sequence[float]) -> dict[str, float | None]:
