@@ -141,6 +141,18 @@ class FakeSink:
             self.stops.append(t)
             return t
 
+    def pause(self):
+        with self.lock:
+            self.paused_at = now()
+            self.held = max(0.0, self.busy_until - self.paused_at)
+            self.busy_until = self.paused_at + 1e6  # still "playing" (held) until resumed or stopped
+            self.pause_count = getattr(self, "pause_count", 0) + 1
+            return self.paused_at
+
+    def resume(self):
+        with self.lock:
+            self.busy_until = now() + getattr(self, "held", 0.0)
+
     def first_audible_after(self, t):
         with self.lock:
             return next((s for s, _ in self.played if s >= t), None)

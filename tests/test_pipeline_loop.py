@@ -52,16 +52,29 @@ def test_sequential_mode_waits_for_end_of_turn_and_plays_one_piece():
     assert metrics[0].stages["hold"] < 5 and len(loop.sink.played) == 1
 
 
+INTERRUPTION = [(0.1, SPEECH), (1.0, TENTATIVE), (1.3, END), (2.0, SPEECH), (3.0, TENTATIVE), (3.3, END)]
+
+
 def test_barge_in_stops_playback_within_bound():
     # a 3 s reply starts at ~1.3 s; the visitor talks over it from 2.0 s on
-    loop, rec = make_loop([(0.1, SPEECH), (1.0, TENTATIVE), (1.3, END), (2.0, SPEECH), (3.0, TENTATIVE),
-                           (3.3, END)], 4.5, tts=FakeTTS(clause_seconds=1.5), sets=["pipeline.barge_in_min_ms=240"])
+    loop, rec = make_loop(INTERRUPTION, 4.5, tts=FakeTTS(clause_seconds=1.5),
+                          sets=["pipeline.barge_in_min_ms=240", "pipeline.barge_in_onset_ms=0"])
     loop.run_until_done(timeout=20)
     stops = [e for e in rec.of(ev.PlaybackStopped) if e.reason == "barge_in"]
     assert len(stops) == 1 and stops[0].turn == 1
     # stopped on the first frame past the threshold (stream time, not wall clock)
     assert 240 <= loop.barge_ins[0] <= 240 + 20
     assert len(rec.of(ev.ReplyStarted)) == 2  # the interruption became the next turn
+
+
+def test_voice_onset_pauses_at_once_and_the_interruption_then_stops():
+    loop, rec = make_loop(INTERRUPTION, 4.5, tts=FakeTTS(clause_seconds=1.5),
+                          sets=["pipeline.barge_in_min_ms=240", "pipeline.barge_in_onset_ms=60"])
+    loop.run_until_done(timeout=20)
+    assert loop.pauses == 1 and loop.sink.pause_count == 1
+    assert [e.reason for e in rec.of(ev.PlaybackStopped)][0] == "barge_in"
+    # without words (no partials here) a paused reply waits for them, then stops: never resumes
+    assert 240 < loop.barge_ins[0] <= 240 + 700 + 20
 
 
 def test_backchannel_does_not_interrupt():

@@ -8,6 +8,7 @@ are never committed.
 """
 from __future__ import annotations
 
+import inspect
 import logging
 import re
 from dataclasses import replace
@@ -137,8 +138,15 @@ class DiffusionAnswerer:
             ids = checks.banned_token_ids(banned, self.codec.text_ids, allowed, keep=self.special_ids) if banned else ()
             return decode(variant, ids)
 
+        extra = {}
+        if "verify" in inspect.signature(checks.check_and_choose).parameters:
+            try:  # re-decode only the reply's values (the checks' cheaper self-consistency), when it exists
+                from avatar.answer.checks.remask import diffusion_verify
+                extra["verify"] = diffusion_verify(self, question, lang, facts, history, cancel)
+            except ImportError:
+                pass
         checked = checks.check_and_choose(question, lang, facts, decode_fn, self.cfg, tracer=self.tracer, turn=turn,
-                                          cancel=cancel, first=first)
+                                          cancel=cancel, first=first, **extra)
         chosen = checked.candidate or first
         return Answer(checked.reply, checked.lang or lang, facts, checked.mood, checked.gesture, checks=checked.checks,
                       decode=_decode_record(chosen, checked.candidates or [first], t0),

@@ -28,6 +28,7 @@ class PlaybackQueue:
         self._queued = 0
         self._listeners: list[Listener] = []
         self._busy_until = 0.0      # audible end of the last block that held audio
+        self.paused = False         # hold the queue (barge-in onset): silence goes out meanwhile
         self.segments: list[tuple[float, int]] = []  # (audible clock time of first sample, samples)
         self._seg_starts: list[float] = []
 
@@ -41,6 +42,7 @@ class PlaybackQueue:
     def clear(self) -> int:
         """Drop everything queued; returns how many samples were dropped."""
         with self._lock:
+            self.paused = False
             dropped = self._queued
             self._chunks.clear()
             self._offset = 0
@@ -56,7 +58,7 @@ class PlaybackQueue:
         block = np.zeros(n, np.int16)
         got = 0
         with self._lock:
-            while got < n and self._chunks:
+            while got < n and self._chunks and not self.paused:
                 head = self._chunks[0]
                 k = min(n - got, len(head) - self._offset)
                 block[got:got + k] = head[self._offset:self._offset + k]
@@ -126,6 +128,14 @@ class QueuedSink:
         """Drop the queue at once; the block already handed to the device still plays out."""
         self._queue.clear()
         return max(now(), self._queue.busy_until)
+
+    def pause(self) -> float:
+        """Hold what is queued (silence from the next block on); returns when output fell silent."""
+        self._queue.paused = True
+        return max(now(), self._queue.busy_until)
+
+    def resume(self) -> None:
+        self._queue.paused = False
 
     @property
     def playing(self) -> bool:

@@ -31,8 +31,9 @@ from avatar.aec.frames import make_frame
 from avatar.aec.room import ROOMS, SAMPLE_RATE, convolve, impulse_response, level_dbfs, room, speech_bounds
 from avatar.errors import AvatarError
 from avatar.paths import ROOT
+from avatar.pipeline.barge_in import PAUSE, RESUME, STOP, BargeIn, BargeInRule
 from avatar.trace import now
-from avatar.vad.backchannel import is_backchannel
+from avatar.vad.backchannel import backchannel_rule, is_backchannel
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +73,7 @@ class TurnResult:
 
 def run_echo_bench(cfg, room_name: str = "office", n_turns: int = 50, seed: int = 0, *,
                    partials: str = "none", echo_cancellation: bool = True, system_delay_ms: float = 40.0,
-                   ser_db: tuple[float, float] = (0.0, 10.0), policy: str = "stop",
+                   ser_db: tuple[float, float] = (0.0, 10.0), policy: str = "loop",
                    measure_erle_too: bool = True) -> dict[str, Any]:
     """Run `n_turns` simulated turns in `room_name` ('all': every room); a JSON-ready report."""
     if room_name == "all":
@@ -195,7 +196,7 @@ class SimulatedLoudspeaker:
 
 
 def simulate_turn(cfg, index, kind, text, reply, clip, at_s, ser_db, h, noise, aec, endpointer,
-                  frame_n, clock, partials, rng, policy: str = "stop", asr=None) -> dict:
+                  frame_n, clock, partials, rng, policy: str = "loop", asr=None) -> dict:
     """One turn, closed loop: the reply plays from 0.3 s until it ends or the visitor stops it.
 
     policy "stop" is the voice loop's rule: stop once the visitor's speech is long enough and not a
@@ -216,6 +217,8 @@ def simulate_turn(cfg, index, kind, text, reply, clip, at_s, ser_db, h, noise, a
     background = _noise(noise, n, NOISE_DB, rng)
     latency_n = int(round(float(cfg.audio.output_latency_ms) * SAMPLE_RATE / 1000))
     min_ms = float(cfg.pipeline.barge_in_min_ms)
+    rule = BargeIn(BargeInRule(min_ms=min_ms, onset_ms=float(cfg.pipeline.barge_in_onset_ms),
+                               threshold=float(cfg.vad.silero_threshold)), backchannel_rule(min_ms))
     silent_at: int | None = None  # first sample the visitor's speech silenced the reply
     taken = False                 # the visitor took the turn: the reply is over
     paused = False
@@ -267,7 +270,27 @@ def simulate_turn(cfg, index, kind, text, reply, clip, at_s, ser_db, h, noise, a
             now_n = min(now_n + int(tr.ms * SAMPLE_RATE / 1000), n)
         if partials == "asr":
             partial = heard or ""
-        if utt_start is not None and during_reply and not taken and bool(cfg.pipeline.barge_in):
+        if policy == "loop" and bool(cfg.pipeline.barge_in) and not taken and (speaker.playing(k) or paused):
+            # the voice loop's own rule object: pause at the onset, stop / resume as it decides
+            open_utt = utt_start is not None and during_reply and not ended
+            words = None if partials != "oracle" and heard is None else partial  # None: no transcript (yet)
+            action = rule.frame(frame_n * 1000 / SAMPLE_RATE, float(getattr(endpointer, "probability", 0.0)),
+                                open_utt, voiced if open_utt else 0.0, words)
+            if ended and utt_start is not None and during_reply:
+                action = rule.utterance_ended(voiced, words) or action
+            if action == PAUSE:
+                speaker.stop(now_n)
+                paused, pause_n = True, now_n
+                silent_at = now_n if silent_at is None else silent_at
+            elif action == RESUME and paused:
+                speaker.resume(now_n)
+                gaps_ms.append((now_n - pause_n) * 1000 / SAMPLE_RATE)
+                paused = False
+            elif action == STOP:
+                speaker.stop(now_n)
+                taken = True
+                silent_at = now_n if silent_at is None else silent_at
+        elif utt_start is not None and during_reply and not taken and bool(cfg.pipeline.barge_in):
             if policy == "pause" and not paused and not ended:
                 speaker.stop(now_n)
                 paused, pause_n = True, now_n
@@ -455,8 +478,10 @@ def add_arguments(p) -> None:
     p.add_argument("--partials", choices=("none", "oracle", "asr"), default="none",
                    help="none: length decides; asr: transcribe the speech so far when the rule asks (the stop "
                         "waits for it); oracle: the words are known at once (an upper bound)")
-    p.add_argument("--policy", choices=("stop", "pause"), default="stop",
-                   help="stop: the voice loop's rule; pause: silence at once, resume after a backchannel")
+    p.add_argument("--policy", choices=("loop", "stop", "pause"), default="loop",
+                   help="loop: the voice loop's rule (avatar/pipeline/barge_in.py: pause at the voice onset, stop "
+                        "for an interruption, resume after a backchannel); stop: stop at barge_in_min_ms only; "
+                        "pause: silence at speech start, resume after a backchannel")
     p.add_argument("--no-aec", action="store_true", help="the same turns without echo cancellation (baseline)")
     p.add_argument("--ser", nargs=2, type=float, default=(0.0, 10.0), metavar=("LO", "HI"),
                    help="visitor speech over echo at the microphone, dB (drawn per turn)")

@@ -12,6 +12,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--model", help="model folder (default: llm.model)")
     parser.add_argument("--seed", type=int, default=1, help="which held-out venues")
     parser.add_argument("--no-baseline", action="store_true", help="skip one-token-per-step decoding")
+    parser.add_argument("--pack", action="store_true",
+                        help="also ask the diffusion answerer 20 questions about the sample venue, checks off and on")
 
 
 def run(args, cfg) -> int:
@@ -25,8 +27,21 @@ def run(args, cfg) -> int:
     print(f"{'decoding':<14}" + "".join(f"{c:>22}" for c in cols))
     for r in result["reports"]:
         print(f"{r.decoding:<14}" + "".join(f"{getattr(r, c):>22}" for c in cols))
+    pack_results = {}
+    if args.pack:
+        from avatar.answer import load_knowledge
+        from avatar.answer.diffusion_answerer import DiffusionAnswerer
+        from avatar.trace import Tracer
+        from avatar.train.evaluate import sample_pack_eval
+
+        for checked in (False, True):
+            c = cfg.with_overrides({"checks.enabled": checked})
+            res = sample_pack_eval(DiffusionAnswerer(c, load_knowledge(c), Tracer(), lm=lm))
+            pack_results["checked" if checked else "unchecked"] = res
+            print(f"sample venue, checks {'on ' if checked else 'off'}: right {res['right']:.2f} "
+                  f"(from the model itself: {res['from_model']:.2f})")
     if args.json:
-        out = {"model": str(lm.path), "n": args.n, "seed": args.seed,
+        out = {"model": str(lm.path), "n": args.n, "seed": args.seed, "sample_venue": pack_results,
                "reports": [asdict(r) for r in result["reports"]],
                "rows": {k: [asdict(x) for x in v] for k, v in result["rows"].items()}}
         Path(args.json).write_text(json.dumps(out, indent=1, ensure_ascii=False))

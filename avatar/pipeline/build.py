@@ -118,9 +118,9 @@ def _turn_taking(cfg) -> dict:
     except ImportError:
         pass
     try:
-        from avatar.vad.backchannel import is_backchannel
+        from avatar.vad.backchannel import backchannel_rule
 
-        extras["backchannel"] = lambda ms, text: is_backchannel(ms, text, cfg.pipeline.barge_in_min_ms)
+        extras["backchannel"] = backchannel_rule(cfg.pipeline.barge_in_min_ms)
     except ImportError:
         pass
     return extras

@@ -23,6 +23,7 @@ from avatar import events as ev
 from avatar.answer.base import Answer, HistoryTurn
 from avatar.cancel import Cancelled, CancelToken
 from avatar.trace import TRACER, Tracer, now
+from avatar.pipeline.barge_in import PAUSE, RESUME, STOP, BargeIn, BargeInRule
 from avatar.pipeline.stage_call import StageTimeout, call_with_timeout
 
 log = logging.getLogger(__name__)
@@ -72,6 +73,7 @@ class VoiceLoop:
         self.metrics: list[ev.TurnMetrics] = []
         self.discarded = 0
         self.barge_ins: list[float] = []  # ms of visitor speech heard before playback stopped (stream time)
+        self.pauses = 0  # replies paused at a voice onset (each then stopped or resumed)
         self.barge_in_clock_ms: list[float] = []  # ms from the visitor's first word to playback stopping
         self.audio_offset: float | None = None  # clock time minus stream time (of the source)
 
@@ -86,7 +88,16 @@ class VoiceLoop:
         self._voiced = False  # speech now (not in the pause after a tentative end)
         self._utt_start = 0.0  # stream time of the current utterance's first speech sample
         self._utt_during_reply = False
+        self._utt_voiced_ms = 0.0
         self._barged = False
+        self._paused_at: float | None = None
+        rule = BargeInRule(min_ms=cfg.pipeline.barge_in_min_ms,
+                           onset_ms=cfg.pipeline.barge_in_onset_ms if hasattr(sink, "pause") else 0.0,
+                           threshold=cfg.vad.silero_threshold)
+        self._barge = BargeIn(rule, backchannel)
+        self._partials_on = cfg.asr.partial_interval_ms > 0 and hasattr(asr, "transcribe")
+        self._partial_fresh = False  # _partial_text was transcribed from the current utterance
+        self._want_partial = threading.Event()
         self._last_activity = now()
         self._partial_text = ""
         self._capture_thread: threading.Thread | None = None
@@ -115,7 +126,7 @@ class VoiceLoop:
             return
         self._capture_thread = threading.Thread(target=self._capture, name="capture", daemon=True)
         self._capture_thread.start()
-        if self.cfg.asr.partial_interval_ms > 0 and hasattr(self.asr, "transcribe"):
+        if self._partials_on:
             self._partial_thread = threading.Thread(target=self._partials, name="partials", daemon=True)
             self._partial_thread.start()
 
@@ -164,8 +175,7 @@ class VoiceLoop:
                     self._on_vad(event)
                 if self._speaking and not getattr(self.endpointer, "in_speech", True):
                     self._speaking = self._voiced = False  # a burst too short for a turn (a cough)
-                if self._voiced:
-                    self._check_barge_in(frame)
+                self._check_barge_in(frame)
                 self._check_visitor_left()
         except Exception as exc:  # a dead microphone must not kill the kiosk silently
             log.exception("audio capture failed")
@@ -187,8 +197,10 @@ class VoiceLoop:
                 self._speaking = self._voiced = True
                 self._utt_start = event.audio_t
                 self._utt_during_reply = self._reply_in_progress()
+                self._utt_voiced_ms = 0.0
                 self._barged = False
                 self._partial_text = ""
+                self._partial_fresh = False
             elif isinstance(event, ev.TentativeEnd):
                 self._voiced = False
                 if self._utt_during_reply and not self._barged:
@@ -207,9 +219,11 @@ class VoiceLoop:
             elif isinstance(event, ev.EndOfTurn):
                 self._speaking = self._voiced = False
                 if self._utt_during_reply and not self._barged:
-                    if self.backchannel is None or self.backchannel(
-                            (event.audio_t - self._utt_start) * 1000, self._partial_text):
-                        return
+                    action = self._barge.utterance_ended(
+                        self._utt_voiced_ms, self._partial_text if self._partial_fresh else None)
+                    self._apply_barge_action(action)
+                    if action != STOP:
+                        return  # a backchannel over the reply: it goes on, no turn
                 job = self._pending
                 if job is not None and not job.token.cancelled and not job.confirmed.is_set():
                     job.marks["end_of_turn"] = now()
@@ -245,25 +259,50 @@ class VoiceLoop:
         return job
 
     def _check_barge_in(self, frame) -> None:
-        """The visitor talking over the reply stops it once the speech is long enough to not be a backchannel."""
-        if not self.cfg.pipeline.barge_in or self._barged or not self._utt_during_reply:
+        """The visitor's voice over the reply: pause at the onset, stop for an interruption, resume
+        after a backchannel (avatar/pipeline/barge_in.py has the rule)."""
+        if not self.cfg.pipeline.barge_in or not self._reply_in_progress():
             return
-        spoken_ms = getattr(self.endpointer, "voiced_ms", None)  # speech heard, not time since its start
-        if spoken_ms is None:
-            spoken_ms = (frame.audio_t + len(frame.pcm) / 16000 - self._utt_start) * 1000
-        if spoken_ms < self.cfg.pipeline.barge_in_min_ms:
-            return
-        if self.backchannel is not None and self.backchannel(spoken_ms, self._partial_text):
-            return
+        utterance_open = self._speaking and self._utt_during_reply
+        if utterance_open:
+            voiced = getattr(self.endpointer, "voiced_ms", None)  # speech heard, not time since its start
+            if voiced is not None:
+                self._utt_voiced_ms = voiced
+            elif self._voiced:
+                self._utt_voiced_ms += len(frame.pcm) / 16
+        probability = getattr(self.endpointer, "probability", 1.0 if self._voiced else 0.0)
+        words = self._partial_text if self._partial_fresh else None  # None: not transcribed (yet)
+        action = self._barge.frame(len(frame.pcm) / 16, probability, utterance_open,
+                                   self._utt_voiced_ms if utterance_open else 0.0, words)
+        if self._barge.needs_words:
+            self._want_partial.set()  # the reply is paused: transcribe the utterance right away
+        self._apply_barge_action(action)
+
+    def _apply_barge_action(self, action: str) -> None:
+        if action == PAUSE and hasattr(self.sink, "pause"):
+            self._paused_at = self.sink.pause()
+            self.pauses += 1
+            self.tracer.instant("playback_paused")
+        elif action == RESUME:
+            self._paused_at = None
+            if hasattr(self.sink, "resume"):
+                self.sink.resume()
+            self.tracer.instant("playback_resumed")
+        elif action == STOP:
+            self._stop_for_barge_in()
+
+    def _stop_for_barge_in(self) -> None:
         with self._lock:
             self._barged = True
             job = self._active
         stopped = self.sink.stop()
+        silent = self._paused_at if self._paused_at is not None else stopped
+        self._paused_at = None
         if job is not None:
             job.token.cancel("barge_in")
             self.emit(ev.PlaybackStopped(stopped, turn=job.id, reason="barge_in"))
-        self.barge_ins.append(spoken_ms)
-        self.barge_in_clock_ms.append((stopped - self._clock(self._utt_start)) * 1000)
+        self.barge_ins.append(self._utt_voiced_ms)
+        self.barge_in_clock_ms.append((silent - self._clock(self._utt_start)) * 1000)
         self.tracer.instant("barge_in", turn=job.id if job else None)
 
     def _check_visitor_left(self) -> None:
@@ -281,25 +320,30 @@ class VoiceLoop:
 
     # --- partial transcripts ------------------------------------------------------------
     def _partials(self) -> None:
+        """Partial transcripts while the visitor speaks (subtitles, hesitation, backchannel words)."""
         interval = self.cfg.asr.partial_interval_ms / 1000
-        while not self._stopping.wait(interval):
+        while not self._stopping.is_set():
+            urgent = self._want_partial.wait(interval)  # a paused reply asks at once
+            self._want_partial.clear()
             if self._capture_done.is_set():
                 return
             with self._lock:
-                busy = self._pending is not None and not self._pending.finished.is_set()
-                if not self._speaking or busy:
+                job = self._pending
+                working = job is not None and not job.finished.is_set() and not job.playing
+                if not self._speaking or working:  # never compete with a final transcription
                     continue
                 audio = self.endpointer.utterance()
-            if len(audio) < 8000:
+            if len(audio) < (1600 if urgent else 8000):
                 continue
             try:
                 tr = self.asr.transcribe(audio, lang=self._forced_lang(), partial=True)
             except Exception:
                 log.debug("partial transcript failed", exc_info=True)
                 continue
-            if tr.text and self._speaking:
-                self._partial_text = tr.text
-                self.emit(ev.PartialTranscript(now(), text=tr.text, lang=tr.lang))
+            if self._speaking:
+                self._partial_text, self._partial_fresh = tr.text, True
+                if tr.text:
+                    self.emit(ev.PartialTranscript(now(), text=tr.text, lang=tr.lang))
 
     def _forced_lang(self) -> str | None:
         return None if self.lang == "auto" else self.lang
@@ -381,6 +425,8 @@ class VoiceLoop:
                 job.token.raise_if_cancelled()
                 with self._lock:
                     self._active = job
+                    self._barge.reset()
+                    self._paused_at = None
                 self.emit(ev.ReplyStarted(now(), turn=job.id, question="", lang=answer.lang))
                 job.marks["play"] = now()
             start = max(now() + latency, queued_until)

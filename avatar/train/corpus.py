@@ -332,7 +332,35 @@ class Venue:
         if self.kind in ("museum", "fair"):
             reply = {"de": [f"Der Eintritt kostet {p['de']}, ermäßigt {r['de']}.", f"Der Eintritt kostet {p['de']}."],
                      "en": [f"Admission costs {p['en']}, reduced {r['en']}.", f"Admission is {p['en']}."]}
+            if rng.random() < 0.5:
+                self._price_list(p, r, q)
+                return
         self.items.append(Item("prices", fact, q, reply, values))
+
+    def _price_list(self, p: dict, r: dict, q: dict) -> None:
+        """Admission as separate facts: adults, reduced, family ticket, children (the sample pack's style)."""
+        rng = self.rng
+        fam = {lang: _price(rng.randint(12, 40), 0, lang, self.price_style) for lang in ("de", "en")}
+        age = rng.choice([6, 12, 14, 16, 18])
+        verbatim = lambda topic, de, en, qde, qen, vde, ven: Item(topic, {"de": de, "en": en}, {"de": qde, "en": qen},
+                                                                  {"de": [de], "en": [en]}, {"de": vde, "en": ven})
+        self.items += [
+            verbatim("prices", f"Der Eintritt kostet {p['de']} für Erwachsene.", f"Admission is {p['en']} for adults.",
+                     q["de"], q["en"], [p["de"]], [p["en"]]),
+            verbatim("prices_reduced", f"Ermäßigt kostet der Eintritt {r['de']}, zum Beispiel für Studierende und Senioren.",
+                     f"The reduced ticket is {r['en']} for students and seniors.",
+                     ["Gibt es eine Ermäßigung?", "Was zahlen Studenten?", "Was kostet es ermäßigt?", "Gibt es Rabatt für Rentner?"],
+                     ["Is there a discount?", "How much for students?", "How much is the reduced ticket?", "Do seniors pay less?"],
+                     [r["de"]], [r["en"]]),
+            verbatim("prices_family", f"Die Familienkarte für zwei Erwachsene mit Kindern kostet {fam['de']}.",
+                     f"The family ticket for two adults with children is {fam['en']}.",
+                     ["Was kostet die Familienkarte?", "Gibt es ein Familienticket?", "Was zahlen wir als Familie?"],
+                     ["How much is the family ticket?", "Is there a family ticket?", "What does a family pay?"],
+                     [fam["de"]], [fam["en"]]),
+            verbatim("prices_children", f"Kinder unter {age} Jahren haben freien Eintritt.", f"Children under {age} get in free.",
+                     ["Was zahlen Kinder?", "Müssen Kinder bezahlen?", "Ist es für Kinder kostenlos?"],
+                     ["How much for children?", "Do children have to pay?", "Is it free for kids?"],
+                     [str(age)], [str(age)])]
 
     def _amenities(self) -> None:
         rng = self.rng
@@ -353,6 +381,12 @@ class Venue:
                         "en": f"{_join([m[3] for m in mates], 'en').capitalize()} {'are' if len(mates) > 1 or en_pl else 'is'} {floor[1]}."}
                 reply = {"de": [f"{De} {is_de} {floor[0]}."], "en": [f"{En} {is_en} {floor[1]}."]}
                 values = {"de": [floor[0]], "en": [floor[1]]}
+            elif rng.random() < 0.2:  # "Der Aufzug ist rechts neben dem Eingang und fährt in alle Stockwerke."
+                tail = rng.choice([(" und ist kostenlos", " and is free of charge"), ("", ""),
+                                   (" und ist barrierefrei", " and is step-free"), (" und gut ausgeschildert", " and well signposted")])
+                fact = {"de": f"{De} {is_de} {spot[0]}{tail[0]}.", "en": f"{En} {is_en} {spot[1]}{tail[1]}."}
+                reply = {"de": [fact["de"]], "en": [fact["en"]]}
+                values = {"de": [spot[0]], "en": [spot[1]]}
             else:
                 fact = {"de": f"{De} {is_de} {floor[0]}, {spot[0]}.", "en": f"{En} {is_en} {floor[1]}, {spot[1]}."}
                 if rng.random() < 0.3:
@@ -385,6 +419,17 @@ class Venue:
             self.items.append(Item("events", fact, q, reply, {"de": [date["de"], floor[0]], "en": [date["en"], floor[1]]}, key=en_t))
         h = rng.choice([11, 14, 15])
         tour = {lang: self.t(h, 0, lang) for lang in ("de", "en")}
+        if rng.random() < 0.4:
+            t2 = {lang: self.t(h + 3, 0, lang, bare=True) for lang in ("de", "en")}
+            t1 = {lang: self.t(h, 0, lang, bare=True) for lang in ("de", "en")}
+            fee = {lang: _price(rng.randint(2, 6), 0, lang, self.price_style) for lang in ("de", "en")}
+            de = f"Öffentliche Führungen gibt es samstags und sonntags um {t1['de']} und {t2['de']} Uhr, sie kosten {fee['de']} zusätzlich zum Eintritt."
+            en = f"Public guided tours take place on Saturdays and Sundays at {t1['en']} and {t2['en']} and cost {fee['en']} on top of admission."
+            self.items.append(Item("tours", {"de": de, "en": en},
+                                   {"de": ["Wann gibt es Führungen?", "Gibt es eine Führung?", "Was kostet eine Führung?"],
+                                    "en": ["When are the guided tours?", "Is there a guided tour?", "How much is a tour?"]},
+                                   {"de": [de], "en": [en]}, {"de": [t1["de"], fee["de"]], "en": [t1["en"], fee["en"]]}))
+            return
         self.items.append(Item("tours", {"de": f"Führungen gibt es jeden Tag um {tour['de']} an der Kasse.",
                                          "en": f"Guided tours start every day at {tour['en']} at the ticket desk."},
                                {"de": ["Wann gibt es Führungen?", "Gibt es eine Führung?", "Um wie viel Uhr ist die Führung?"],

@@ -149,3 +149,33 @@ def options_for(cfg, lm) -> DecodeOptions:
     opts = DecodeOptions.from_config(cfg.llm)
     limit = int(getattr(lm.model.config, "max_answer_len", opts.gen_length))
     return replace(opts, gen_length=min(opts.gen_length, limit))
+
+
+# Questions about the sample venue (assets/venues/sample) and a word the right reply holds; None = decline.
+SAMPLE_PACK_QUESTIONS = [
+    ("Was kostet der Eintritt?", "de", "9 €"), ("How much is admission?", "en", "9 €"),
+    ("Wo ist die Garderobe?", "de", "Untergeschoss"), ("Where is the cloakroom?", "en", "basement"),
+    ("Wann habt ihr am Donnerstag offen?", "de", "21:00"), ("When are you open on Sunday?", "en", "18:00"),
+    ("Wie heißt das WLAN?", "de", "Stadtmuseum-Gast"), ("Is there wifi?", "en", "Stadtmuseum-Gast"),
+    ("Wo ist der Aufzug?", "de", "rechts neben dem Eingang"), ("Where is the lift?", "en", "right of the entrance"),
+    ("Was kostet die Familienkarte?", "de", "18 €"), ("How much is the family ticket?", "en", "18 €"),
+    ("Wann gibt es Führungen?", "de", "11:00"), ("When are the guided tours?", "en", "11:00"),
+    ("Am Montag geöffnet?", "de", "geschlossen"), ("Are you open on Monday?", "en", "closed"),
+    ("Kann man hier Fahrräder leihen?", "de", None), ("Is there a cinema here?", "en", None),
+    ("Wo ist das nächste Krankenhaus?", "de", None), ("Can I change money here?", "en", None),
+]
+
+
+def sample_pack_eval(answerer) -> dict[str, Any]:
+    """The answerer (checks as configured) on SAMPLE_PACK_QUESTIONS: share right, and every reply."""
+    rows = []
+    for question, lang, expected in SAMPLE_PACK_QUESTIONS:
+        ans = answerer.answer(question, lang)
+        if expected is None:
+            ok = ans.mood == "sorry" or any(m in ans.reply.lower() for m in DECLINE_MARKERS)
+        else:
+            ok = expected.lower() in ans.reply.lower()
+        rows.append({"question": question, "lang": lang, "expected": expected, "reply": ans.reply, "ok": ok,
+                     "source": ans.source, "ms": ans.decode.get("answer_ms", ans.decode.get("ms"))})
+    return {"right": round(sum(r["ok"] for r in rows) / len(rows), 4),
+            "from_model": round(sum(r["ok"] and r["source"] == "diffusion" for r in rows) / len(rows), 4), "rows": rows}

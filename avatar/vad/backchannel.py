@@ -50,3 +50,8 @@ def is_backchannel(duration_ms: float, partial_text: str | None = "", min_ms: fl
     if transcribed:
         return duration_ms < MAX_WORDLESS_MS
     return duration_ms < min_ms
+
+
+def backchannel_rule(min_ms: float = DEFAULT_MIN_MS):
+    """The rule the barge-in decision uses: `words` is the partial transcript, None while there is none."""
+    return lambda duration_ms, words: is_backchannel(duration_ms, words or "", min_ms, transcribed=words is not None)
