@@ -46,24 +46,48 @@ def load_stages(cfg, tracer: Tracer = TRACER, knowledge: str | None = None,
 
 
 class PlaylistSource:
-    """Several WAV files played one after another as one stream (a visitor asking several questions)."""
+    """Several WAV files played one after another as one stream: a visitor asking several questions.
 
-    def __init__(self, sources: Sequence):
+    Like a person, the simulated visitor waits for the avatar to finish (`busy()` false) before
+    asking the next question; the gap is silence at real-time pace.
+    """
+
+    def __init__(self, sources: Sequence, busy: Callable[[], bool] = lambda: False, gap_s: float = 0.5):
         self.sources = list(sources)
+        self.busy = busy
+        self.gap_s = gap_s
         self._closed = False
 
     def frames(self) -> Iterator:
         from dataclasses import replace
 
+        import numpy as np
+
+        from avatar.trace import now, sleep_until
+
         offset = 0.0
-        for source in self.sources:
-            last_end = 0.0
+        last = None
+        for index, source in enumerate(self.sources):
+            if last is not None:  # silence while the avatar answers, then a short gap
+                quiet_since = None
+                step = len(last.pcm) / 16000
+                while not self._closed:
+                    t_audio = last.audio_t + step
+                    last = replace(last, pcm=np.zeros_like(last.pcm), t=last.t + step, audio_t=t_audio)
+                    sleep_until(last.t + step)
+                    yield last
+                    if self.busy():
+                        quiet_since = None
+                    elif quiet_since is None:
+                        quiet_since = now()
+                    elif now() - quiet_since >= self.gap_s:
+                        break
+                offset = last.audio_t + step
             for frame in source.frames():
                 if self._closed:
                     return
-                last_end = frame.audio_t + len(frame.pcm) / 16000
-                yield replace(frame, audio_t=frame.audio_t + offset)
-            offset += last_end
+                last = replace(frame, audio_t=frame.audio_t + offset)
+                yield last
 
     def close(self) -> None:
         self._closed = True
@@ -91,8 +115,11 @@ def build_voice_loop(cfg, inputs: Sequence[str | Path] | None = None, output: st
     source = open_files_source(cfg, inputs, tail_silence_s) if inputs else open_source(None, cfg)
     sink = open_sink(str(output) if output else None, cfg)
     extras = _turn_taking(cfg)
-    return VoiceLoop(cfg, source, sink, stages.answerer, stages.asr, stages.tts, tracer,
+    loop = VoiceLoop(cfg, source, sink, stages.answerer, stages.asr, stages.tts, tracer,
                      fallback_answerer=stages.fallback, echo_canceller=_echo_canceller(cfg), **extras)
+    if isinstance(source, PlaylistSource):
+        source.busy = loop.busy
+    return loop
 
 
 def _echo_canceller(cfg):

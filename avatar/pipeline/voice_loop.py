@@ -162,6 +162,12 @@ class VoiceLoop:
         self.stop()
         return self.metrics
 
+    def busy(self) -> bool:
+        """A turn is being answered or heard (for a simulated visitor who waits for the reply)."""
+        with self._lock:
+            working = any(not job.finished.is_set() and not job.token.cancelled for job in self._jobs)
+        return working or self._speaking or self.sink.playing
+
     # --- capture thread --------------------------------------------------------------------
     def _capture(self) -> None:
         try:
