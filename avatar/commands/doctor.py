@@ -39,8 +39,13 @@ def collect(cfg) -> list[Check]:
     return [_safe(fn, cfg) for fn in (_display, _audio, _asr, _tts_en, _tts_de, _knowledge, _llm, _cuda, _aec)]
 
 
+NAMES = {"_display": "display", "_audio": "audio devices", "_asr": "speech recognition", "_tts_en": "voice (en)",
+         "_tts_de": "voice (de)", "_knowledge": "knowledge pack", "_llm": "language model", "_cuda": "cuda",
+         "_aec": "echo canceller"}
+
+
 def _safe(fn, cfg) -> Check:
-    name = fn.__name__.strip("_").replace("_", " ")
+    name = NAMES.get(fn.__name__, fn.__name__)
     try:
         return fn(cfg)
     except Exception as exc:  # the doctor reports every failure, it never crashes on one
