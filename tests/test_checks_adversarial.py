@@ -32,7 +32,7 @@ class NoisyAnswerer:
 
     def __init__(self, pack, checked):
         self.retriever, self.checked = Retriever(pack), checked
-        self.cfg = config.load(sets=[f"checks.enabled={str(checked).lower()}"], env={})
+        self.cfg = config.load(sets=[f"checks.enabled={str(checked).lower()}", "checks.max_extra_ratio=0"], env={})
 
     def answer(self, question, lang, history=(), cancel=None, turn=None):
         facts = self.retriever.retrieve(question, lang, 3)

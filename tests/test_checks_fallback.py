@@ -25,3 +25,10 @@ def test_no_matching_fact_points_to_staff_in_the_visitors_language():
 
 def test_facts_in_another_language_are_never_quoted():
     assert fallback_reply("Where is the café?", "en", FACTS_DE).kind == "not_known"
+
+
+def test_the_fact_about_the_asked_weekday_is_quoted_even_when_misheard():
+    facts = [Fact("mon", "de", "Am Montag haben wir von 9 bis 17 Uhr geöffnet."),
+             Fact("wed", "de", "Am Mittwoch haben wir von 10 bis 18 Uhr geöffnet.")]
+    assert fallback_reply("Habt ihr am Mittwoch auf, 12, richtig?", "de", facts).fact_id == "wed"
+    assert fallback_reply("bis wann ist am mitwoch offen", "de", facts).fact_id == "wed"

@@ -54,3 +54,7 @@ def test_a_named_weekday_brings_its_opening_hours_into_the_prompt(model_dir):
     assert facts[0].id == "hours-sun" and facts[0].text.startswith("Am Sonntag haben wir")
     assert asked_weekday("are you open on mondays") == (0, "en")
     assert asked_weekday("wo ist das café") is None
+
+
+def test_warmup_decodes_once_per_language_without_error(model_dir):
+    answerer(model_dir, checks=True).warmup()

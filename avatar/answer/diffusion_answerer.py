@@ -105,6 +105,15 @@ class DiffusionAnswerer:
         return self.codec.prompt_ids([f.text for f in facts], turns, question)
 
     # --- Answerer --------------------------------------------------------------------------------
+    def warmup(self) -> None:
+        """One decode per language now, so the first visitor does not pay torch's lazy set-up."""
+        for lang in self.cfg.general.languages:
+            facts = self.retrieve("warmup", lang)
+            self.decode_candidate("warmup", lang, facts)
+        checks = _checks_module() if self.cfg.checks.enabled else None
+        if checks is not None and hasattr(checks, "warmup"):
+            checks.warmup(tuple(self.cfg.general.languages))
+
     def retrieve(self, question: str, lang: str, history: Sequence[HistoryTurn] = ()) -> list[Fact]:
         k = self.cfg.answer.top_k
         facts = list(self.retriever.retrieve(question, lang, k=k))

@@ -228,10 +228,9 @@ def check_and_choose(question: str, lang: str, facts: Sequence[Fact], decode: De
                 t.banned = t.banned | frozenset(r.off_topic)
                 if t.report["redecodes"] < c.max_redecodes and t.budget.fits(t.predict("decode", "grounding", "relevance")):
                     t.report["redecodes"] += 1
-                    # banning what it said instead steers variant 0; without a ban, another order may
-                    variant = 0 if r.off_topic else t.next_variant
-                    t.next_variant += 0 if r.off_topic else 1
-                    cand = t.decode(variant, "redecode_off_topic")
+                    # another unmasking order: the off-topic words are in the facts too, so bans rarely bite
+                    cand = t.decode(t.next_variant, "redecode_off_topic")
+                    t.next_variant += 1
                     t.add_ms("redecode", t.last_decode_ms)
                     continue
                 return t.fallback("off_topic")

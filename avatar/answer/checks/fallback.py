@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from avatar.answer.base import Fact
+from avatar.answer.checks.content import extract
 from avatar.answer.checks.stems import stem
 
 NOT_KNOWN = {
@@ -17,10 +18,13 @@ _WORD = re.compile(r"[\wÄÖÜäöüß]+")
 _STOP = {
     "de": frozenset("der die das den dem des ein eine einen einem einer und oder ist sind wann wo wie was wer welche welcher "
                     "welches gibt es hier bitte ich sie wir man kann können im in am an um bis von vom zum zur mit für zu "
-                    "auf ab noch auch heute morgen denn mal hat haben habe ihr ihre mir mich".split()),
+                    "auf ab noch auch heute morgen denn mal hat haben habe habt hast ihr ihre mir mich richtig stimmt "
+                    "das dann so".split()),
     "en": frozenset("the a an and or is are when where how what who which there here please i you we can could do does "
-                    "did in at on to until from of for with by it its is be have has my me your today tomorrow".split()),
+                    "did in at on to until from of for with by it its is be have has my me your today tomorrow right "
+                    "correct".split()),
 }
+DAY_BONUS = 0.5  # a fact about the weekday the question names answers it better than any word overlap
 
 
 @dataclass
@@ -41,9 +45,16 @@ def _topic_stems(text: str, lang: str) -> set[str]:
 
 
 def question_match(question: str, fact: Fact, lang: str) -> float:
-    """The share of the question's topic words (stemmed) that the fact contains."""
+    """The share of the question's topic words (stemmed) that the fact contains, plus DAY_BONUS
+    when the fact is about a weekday the question names (misheard names included)."""
+    from avatar.answer.checks.relevance import asked_days
+
     q = _topic_stems(question, lang)
-    return len(q & _topic_stems(fact.text, lang)) / len(q) if q else 0.0
+    score = len(q & _topic_stems(fact.text, lang)) / len(q) if q else 0.0
+    days = asked_days(question, lang)
+    if days and days & {v for i in extract(fact.text, lang).items if i.kind == "weekday" for v in i.values}:
+        score += DAY_BONUS
+    return score
 
 
 def fallback_reply(question: str, lang: str, facts: Sequence[Fact], min_match: float = 0.34) -> Fallback:

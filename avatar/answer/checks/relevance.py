@@ -63,6 +63,12 @@ def _misheard_days(word: str) -> set[str]:
     return {day for name, day in _DAY_NAMES.items() if _one_edit_apart(word, name)}
 
 
+def asked_days(question: str, lang: str) -> set[str]:
+    """The weekdays a question names, misheard ones included ("suday")."""
+    days = {v for i in extract(question, lang).items if i.kind == "weekday" for v in i.values}
+    return days | {day for w in _WORD.findall(question.lower()) for day in _misheard_days(w)}
+
+
 def is_decline(text: str, lang: str) -> bool:
     """The reply says it does not know (and points to staff)."""
     return bool(DECLINE_RE.get(lang, DECLINE_RE["en"]).search(text))
@@ -87,16 +93,15 @@ def check_relevance(reply: str, lang: str, facts: Sequence[Fact], question: str)
         return RelevanceResult(False, sorted(kinds), [i.surface for i in content.items], (now() - t0) * 1000.0)
     if not content.items and not reply_names:
         return RelevanceResult(True, ms=(now() - t0) * 1000.0)
-    asked_days = {v for i in extract(question, lang).items if i.kind == "weekday" for v in i.values}
-    asked_days |= {day for w in _WORD.findall(question.lower()) for day in _misheard_days(w)}
+    days = asked_days(question, lang)
     fact_names = {n.lower() for f in facts for n in extract(f.text, f.lang or lang).names
                   if len(n) > 3 and n.lower() not in _FUNCTION_WORDS} - common
     asked_names = fact_names & {w.lower() for w in _WORD.findall(question)}
     reply_days = {v for i in content.items if i.kind == "weekday" for v in i.values}
     reply_lower = reply.lower()
-    asked = sorted(asked_days) + sorted(asked_names)
+    asked = sorted(days) + sorted(asked_names)
     # one asked thing named is enough: "Und am Sonntag?" needs Sunday, not the venue's name too
-    ok = (not asked or bool(asked_days & reply_days)
+    ok = (not asked or bool(days & reply_days)
           or any(re.search(rf"\b{re.escape(n)}\b", reply_lower) for n in asked_names))
     off_topic: list[str] = []
     if not ok:
