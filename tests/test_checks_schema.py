@@ -47,3 +47,8 @@ def test_the_decoders_own_record_parse_is_trusted_when_it_says_malformed():
 def test_a_doubled_word_is_a_decoder_loop_but_not_across_a_sentence_break():
     assert not check_schema(Candidate("Der Zug fährt fährt um 9 Uhr.", "de", "info"), "de").ok
     assert check_schema(Candidate("Thank you. You too.", "en", "happy"), "en").ok
+
+
+def test_a_reply_that_switches_language_half_way_is_malformed():
+    cand = Candidate("Geschichte ist der into another check the sonntags the batteries.", "de", "info")
+    assert "text mixes German and English" in check_schema(cand, "de").problems

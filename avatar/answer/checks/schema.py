@@ -29,6 +29,11 @@ _FUNCTION_WORDS = {
 }
 
 
+# words only one of the languages has ("am" is English too: "9 am", "I am")
+_EXCLUSIVE_WORDS = {"de": _FUNCTION_WORDS["de"] - _FUNCTION_WORDS["en"] - {"am", "die"},
+                    "en": _FUNCTION_WORDS["en"] - _FUNCTION_WORDS["de"]}
+
+
 @dataclass
 class SchemaResult:
     ok: bool
@@ -49,6 +54,13 @@ def text_language(text: str) -> str | None:
 
 # words German or English may legitimately say twice in a row ("die, die ...", "that that")
 _MAY_DOUBLE = frozenset("die der das that had is".split())
+
+
+def mixes_languages(text: str) -> bool:
+    """Both languages' function words at least twice ("Geschichte ist der into another check the ..."):
+    a decode that lost its language half way. A quoted English name has no two function words."""
+    words = [w.lower() for w in _WORD.findall(text)]
+    return all(sum(w in fw for w in words) >= 2 for fw in _EXCLUSIVE_WORDS.values())
 
 
 def _repeats(words: list[str]) -> bool:
@@ -100,4 +112,6 @@ def check_schema(candidate: Candidate, question_lang: str, moods=DEFAULT_MOODS, 
         spoken = text_language(stripped)
         if spoken and spoken != question_lang:
             problems.append(f"text reads as {spoken}, the question was {question_lang}")
+        elif mixes_languages(stripped):
+            problems.append("text mixes German and English")
     return SchemaResult(not problems, problems, (now() - t0) * 1000.0)
