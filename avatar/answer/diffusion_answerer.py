@@ -77,6 +77,9 @@ class DiffusionAnswerer:
         limit = int(getattr(self.lm.model.config, "max_answer_len", opts.gen_length))
         self.options = replace(opts, gen_length=min(opts.gen_length, limit))
         self.special_ids = frozenset(i for i in self.codec.id.values() if i is not None)
+        from avatar.answer.retrieval_answerer import RetrievalAnswerer
+
+        self.skills = RetrievalAnswerer(pack, cfg, tracer)  # what no language model can know: the clock
 
     # --- the seam for the checks -------------------------------------------------------------------
     def decode_candidate(self, question: str, lang: str, facts: Sequence[Fact], history: Sequence[HistoryTurn] = (),
@@ -128,6 +131,10 @@ class DiffusionAnswerer:
                cancel: CancelToken = NEVER, turn: int | None = None) -> Answer:
         if lang not in ("de", "en"):
             lang = detect_language(question, default=self.cfg.general.languages[0])
+        from avatar.answer.retrieval_answerer import smalltalk_kind
+
+        if smalltalk_kind(question) == "clock":  # time and date come from the kiosk's clock, not the model
+            return self.skills.answer(question, lang, list(history), cancel, turn)
         t0 = now()
         with self.tracer.span("retrieval", turn=turn, track="answer") as span:
             facts = self.retrieve(question, lang, history)

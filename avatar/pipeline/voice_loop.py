@@ -28,7 +28,7 @@ from avatar.pipeline.stage_call import StageTimeout, call_with_timeout
 
 log = logging.getLogger(__name__)
 
-ANSWER_SPAN_TRACKS = ("answer", "checks")
+ANSWER_SPAN_TRACKS = ("answer", "llm", "checks")
 
 
 @dataclass
