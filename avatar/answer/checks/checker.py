@@ -24,6 +24,7 @@ from avatar.answer.checks.grounding import banned_strings, check_grounding
 from avatar.answer.checks.policy import CostPredictor, TurnBudget
 from avatar.answer.checks.relevance import check_relevance
 from avatar.answer.checks.remask import content_surfaces
+from avatar.answer.checks.lexicon import unknown_words
 from avatar.answer.checks.schema import check_schema
 from avatar.cancel import NEVER, CancelToken
 from avatar.trace import TRACER, Tracer, now
@@ -284,6 +285,11 @@ def check_and_choose(question: str, lang: str, facts: Sequence[Fact], decode: De
         if c.schema and t.may_run("schema", "schema"):
             with tracer.span(SPAN_PREFIX + "schema", turn=turn, track=TRACK, variant=cand.variant) as span:
                 s = check_schema(cand, lang, tuple(c.moods), c.max_reply_chars, c.max_reply_words)
+                if c.lexicon:  # glued sub-word pieces ("exhibitionoth") are not a reply to speak
+                    unknown = unknown_words(cand.text, [f.text for f in facts] + [question])
+                    if unknown:
+                        s.ok = False
+                        s.problems.append("unknown words: " + ", ".join(unknown))
                 span["outcome"] = "pass" if s.ok else "fail"
                 if s.problems:
                     span["problems"] = s.problems

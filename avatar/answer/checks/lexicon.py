@@ -1,0 +1,37 @@
+"""Lexicon check: every word of a reply is a word the model learned to say, or stands in the facts
+or the question. Parallel decoding can glue sub-word pieces into words that do not exist
+("exhibitionoth", "aktvatelewecke"); such a reply is re-decoded or replaced, never spoken."""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Iterable
+
+_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+LEXICON_EXAMPLES = 20000  # replies of the training stream the lexicon is read from (~1.5 s, once)
+
+
+def words_of(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+@lru_cache(maxsize=1)
+def corpus_lexicon() -> frozenset[str]:
+    """The words of the training corpus's replies, questions and facts (train seeds, deterministic)."""
+    from avatar.train.corpus import examples, small_talk_pairs, take
+
+    seen: set[str] = set()
+    for ex in take(examples(0), LEXICON_EXAMPLES):
+        for text in (ex.reply, ex.question, *ex.facts):
+            seen.update(words_of(text))
+    for pairs in small_talk_pairs().values():  # rare small-talk words: all of them, not a sample
+        for question, reply in pairs:
+            seen.update(words_of(question) + words_of(reply))
+    return frozenset(seen)
+
+
+def unknown_words(reply: str, context: Iterable[str]) -> list[str]:
+    """Words of the reply (3+ letters) found neither in the corpus lexicon nor in the context."""
+    lexicon = corpus_lexicon()
+    allowed = {w for text in context for w in words_of(text)}
+    return [w for w in words_of(reply) if len(w) > 2 and w not in lexicon and w not in allowed]
