@@ -14,6 +14,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--no-baseline", action="store_true", help="skip one-token-per-step decoding")
     parser.add_argument("--pack", action="store_true",
                         help="also ask the diffusion answerer 20 questions about the sample venue, checks off and on")
+    parser.add_argument("--adversarial", type=int, default=0, metavar="N",
+                        help="also run N adversarial cases (issue 5), checked vs unchecked side by side")
 
 
 def run(args, cfg) -> int:
@@ -40,8 +42,15 @@ def run(args, cfg) -> int:
             pack_results["checked" if checked else "unchecked"] = res
             print(f"sample venue, checks {'on ' if checked else 'off'}: right {res['right']:.2f} "
                   f"(from the model itself: {res['from_model']:.2f})")
+    adversarial = {}
+    if args.adversarial > 0:
+        from avatar.answer.checks.adversarial import answerer_factory, format_report, run_adversarial_eval
+
+        adversarial = run_adversarial_eval(answerer_factory(cfg), args.adversarial, seed=0)
+        print(format_report(adversarial))
     if args.json:
         out = {"model": str(lm.path), "n": args.n, "seed": args.seed, "sample_venue": pack_results,
+               "adversarial": {k: v for k, v in adversarial.items() if k != "rows"},
                "reports": [asdict(r) for r in result["reports"]],
                "rows": {k: [asdict(x) for x in v] for k, v in result["rows"].items()}}
         Path(args.json).write_text(json.dumps(out, indent=1, ensure_ascii=False))

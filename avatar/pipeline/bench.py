@@ -68,7 +68,8 @@ def run_bench(cfg, wavs: Sequence[Path], modes: Sequence[str] = ("streaming",), 
 
     tracer = tracer or Tracer()
     cfg = cfg.with_overrides({"tts.cache_clauses": 0})  # every turn synthesizes: no replayed audio
-    stages = load_stages(cfg, tracer, progress=progress)
+    # each design gets its own stages: the ASR path (trimmed or full window) is set when it loads
+    stages_of = {mode: load_stages(cfg.with_overrides(MODES[mode]), tracer, progress=progress) for mode in modes}
     turns: list[Turn] = []
     with tempfile.TemporaryDirectory() as tmp:
         total = len(wavs) * repeats * len(modes)
@@ -78,7 +79,7 @@ def run_bench(cfg, wavs: Sequence[Path], modes: Sequence[str] = ("streaming",), 
                 true_end = last_speech_sample(read_wav_16k(wav))
                 for mode in modes:  # interleaved: both designs see the same load
                     mode_cfg = cfg.with_overrides(MODES[mode])
-                    loop = build_voice_loop(mode_cfg, [wav], Path(tmp) / "out.wav", tracer, stages)
+                    loop = build_voice_loop(mode_cfg, [wav], Path(tmp) / "out.wav", tracer, stages_of[mode])
                     metrics = loop.run_until_done(drain=False, timeout=60)
                     done += 1
                     if not metrics:
@@ -95,7 +96,7 @@ def run_bench(cfg, wavs: Sequence[Path], modes: Sequence[str] = ("streaming",), 
                                       m.speculative, loop.discarded))
                     progress(f"[{done}/{total}] {mode:<10} {Path(wav).name}: {v2v:.0f} ms  "
                              f"'{m.transcript}' -> '{m.reply[:60]}'")
-    return summarize(turns, stages.notices)
+    return summarize(turns, stages_of[modes[0]].notices)
 
 
 def summarize(turns: list[Turn], notices: Sequence[str] = ()) -> dict:
