@@ -118,3 +118,12 @@ def test_forced_language_overrides_detection():
     loop.set_language("de")
     loop.run_until_done(timeout=20)
     assert answerer.calls[0][1] == "de" and rec.of(ev.LanguageChanged)[0].lang == "de"
+
+
+def test_a_visitors_words_are_wiped_when_they_leave_but_the_timings_stay():
+    loop, rec = make_loop([(0.1, SPEECH), (0.6, TENTATIVE), (0.8, END)], 3.5, tts=FakeTTS(clause_seconds=0.2),
+                          sets=["pipeline.visitor_timeout_s=1.0"])
+    metrics = loop.run_until_done(timeout=20)
+    assert rec.of(ev.VisitorLeft)
+    assert len(metrics) == 1 and metrics[0].voice_to_voice_ms is not None
+    assert metrics[0].transcript == "" and metrics[0].reply == ""

@@ -85,12 +85,8 @@ def _audio(cfg) -> Check:
 def _asr(cfg) -> Check:
     from avatar.asr import assets
 
-    path = assets.model_dir(cfg.asr.model) if hasattr(assets, "model_dir") else None
-    status = assets.status(cfg.asr.model) if hasattr(assets, "status") else None
-    if status is not None:
-        return Check("speech recognition", status.state, status.detail, status.hint)
-    return Check("speech recognition", "ok" if path and path.exists() else "missing", str(path),
-                 "run `avatar models` to assemble the Whisper model")
+    status = assets.status(cfg.asr.model)
+    return Check("speech recognition", status.state, status.detail, status.hint)
 
 
 def _voice(cfg, lang: str) -> Check:

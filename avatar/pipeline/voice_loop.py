@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 import numpy as np
@@ -260,7 +260,8 @@ class VoiceLoop:
             job.marks["end_of_turn"] = job.started
         job.thread = threading.Thread(target=self._run_job, args=(job,), name=f"turn-{job.id}", daemon=True)
         self._pending = job
-        self._jobs.append(job)
+        # finished turns are dropped: they hold the visitor's audio, which must not outlive the visit
+        self._jobs = [j for j in self._jobs if not j.finished.is_set()] + [job]
         job.thread.start()
         return job
 
@@ -321,6 +322,8 @@ class VoiceLoop:
             had = bool(self.history)
             self.history.clear()  # privacy: nothing of a visitor outlives their session
             self._partial_text = ""
+            if announce:  # the timings stay for the HUD's percentiles, the words go
+                self.metrics = [replace(m, transcript="", reply="") for m in self.metrics]
         if had and announce:
             self.emit(ev.VisitorLeft(now()))
 
@@ -511,8 +514,6 @@ class VoiceLoop:
 
 
 def _join_chunks(chunks: list) -> Any:
-    from dataclasses import replace
-
     if not chunks:
         raise Cancelled("no audio")
     rate = chunks[0].sample_rate

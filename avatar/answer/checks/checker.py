@@ -123,12 +123,27 @@ class _TurnChecks:
         self.report["decodes"] += 1
         return cand
 
+    def fresh_variant(self) -> int:
+        """A seed/unmasking order no decode of this turn has used yet."""
+        self.next_variant += 1
+        return self.next_variant - 1
+
     def redecode_variant(self, cand: Candidate) -> int:
         """Variant 0 under the bans, unless variant 0 already gave this text twice (the bans did not bite)."""
         if sum(c.variant == 0 and c.text == cand.text for c in self.candidates) > 1:
-            self.next_variant += 1
-            return self.next_variant - 1
+            return self.fresh_variant()
         return 0
+
+    def redecode(self, purpose: str, *recheck: str, variant: int | None = None) -> Candidate | None:
+        """A re-decode to mend a failed check (costs: the decode and the checks to run again), while
+        the turn's re-decodes and budget allow; else None."""
+        if self.report["redecodes"] >= self.cfg.checks.max_redecodes or \
+                not self.budget.fits(self.predict("decode", *recheck)):
+            return None
+        self.report["redecodes"] += 1
+        cand = self.decode(self.fresh_variant() if variant is None else variant, purpose)
+        self.add_ms("redecode", self.last_decode_ms)
+        return cand
 
     def ground(self, cand: Candidate):
         self.cancel.raise_if_cancelled()
@@ -208,12 +223,11 @@ def check_and_choose(question: str, lang: str, facts: Sequence[Fact], decode: De
             if not g.ok:
                 t.report["unsupported"] = sorted(set(t.report["unsupported"]) | set(g.unsupported))
                 t.banned = t.banned | banned_strings(g, facts)
-                if t.report["redecodes"] < c.max_redecodes and t.budget.fits(t.predict("decode", "grounding")):
-                    t.report["redecodes"] += 1
-                    cand = t.decode(t.redecode_variant(cand), "redecode_unsupported")
-                    t.add_ms("redecode", t.last_decode_ms)
-                    continue
-                return t.fallback("unsupported")
+                mended = t.redecode("redecode_unsupported", "grounding", variant=t.redecode_variant(cand))
+                if mended is None:
+                    return t.fallback("unsupported")
+                cand = mended
+                continue
             passes.append("grounding")
 
         # (1b) relevance: a reply with values is about what was asked (the day, the name)
@@ -227,14 +241,12 @@ def check_and_choose(question: str, lang: str, facts: Sequence[Fact], decode: De
             if not r.ok:
                 t.report["asked"] = r.asked
                 t.banned = t.banned | frozenset(r.off_topic)
-                if t.report["redecodes"] < c.max_redecodes and t.budget.fits(t.predict("decode", "grounding", "relevance")):
-                    t.report["redecodes"] += 1
-                    # another unmasking order: the off-topic words are in the facts too, so bans rarely bite
-                    cand = t.decode(t.next_variant, "redecode_off_topic")
-                    t.next_variant += 1
-                    t.add_ms("redecode", t.last_decode_ms)
-                    continue
-                return t.fallback("off_topic")
+                # another unmasking order: the off-topic words are in the facts too, so bans rarely bite
+                mended = t.redecode("redecode_off_topic", "grounding", "relevance")
+                if mended is None:
+                    return t.fallback("off_topic")
+                cand = mended
+                continue
             passes.append("relevance")
 
         # (2) self-consistency: a second decode must carry the same content; else a third and a vote
@@ -247,9 +259,8 @@ def check_and_choose(question: str, lang: str, facts: Sequence[Fact], decode: De
         if c.self_consistency and not consistency_done and t.may_run("self_consistency", second, "compare"):
             consistency_done = True
             t0 = now()
-            other = t.decode(t.next_variant, "consistency_remask" if surfaces else "consistency",
+            other = t.decode(t.fresh_variant(), "consistency_remask" if surfaces else "consistency",
                              of=cand if surfaces else None, surfaces=surfaces)
-            t.next_variant += 1
             # spans never nest (the pipeline adds them up per name): decodes are their own spans
             with tracer.span(SPAN_PREFIX + "self_consistency", turn=turn, track=TRACK, step="compare") as span:
                 agreement = compare(cand, other, lang, c.agreement_overlap)
@@ -258,8 +269,7 @@ def check_and_choose(question: str, lang: str, facts: Sequence[Fact], decode: De
             t.report["agreement"] = agreement.agree
             t.report["overlap"] = agreement.overlap
             if not agreement.agree and t.budget.fits(t.predict("decode", "compare", "compare", "compare")):
-                third = t.decode(t.next_variant, "vote")
-                t.next_variant += 1
+                third = t.decode(t.fresh_variant(), "vote")
                 pool = [cand, other, third]
                 with tracer.span(SPAN_PREFIX + "self_consistency", turn=turn, track=TRACK, step="vote") as span:
                     result = vote(pool, lang, c.agreement_overlap)
@@ -298,13 +308,11 @@ def check_and_choose(question: str, lang: str, facts: Sequence[Fact], decode: De
             t.report["schema_ok"] = s.ok
             if not s.ok:
                 t.report["schema_problems"] = s.problems
-                if t.report["redecodes"] < c.max_redecodes and t.budget.fits(t.predict("decode", "grounding", "schema")):
-                    t.report["redecodes"] += 1
-                    cand = t.decode(t.next_variant, "redecode_schema")
-                    t.next_variant += 1
-                    t.add_ms("redecode", t.last_decode_ms)
-                    continue
-                return t.fallback("schema")
+                mended = t.redecode("redecode_schema", "grounding", "schema")
+                if mended is None:
+                    return t.fallback("schema")
+                cand = mended
+                continue
             passes.append("schema")
         break
 
