@@ -86,3 +86,20 @@ def test_a_slot_that_loops_is_cut_and_the_skeleton_kept(models):
     cut = lm.infill(lm.chat_prompt("Hallo?"), items, DecodeOptions(repetition_guard=True))
     assert len(free.slots[1]) == 12 and len(cut.slots[1]) < 12
     assert cut.answer_ids[0] == de and cut.answer_ids[2] == sep and cut.answer_ids[-1] == eos
+
+
+def test_every_commit_records_how_sure_the_decoder_was(models):
+    from avatar.llm.engine import confidence_stats
+
+    lm = models["avatar-mdlm"]
+    items, (de, sep, eos) = skeleton(lm)
+    result = lm.infill(lm.chat_prompt("Hallo?"), items, DecodeOptions(block_length=4, repetition_guard=False))
+    conf = result.confidence
+    assert len(conf) == len(result.answer_ids) == 10
+    assert conf[0] == conf[2] == conf[9] == 1.0  # fixed tokens were given, not guessed
+    decided = [i for a, b in result.slot_ranges for i in range(a, b)]
+    assert decided and all(0.0 < conf[i] <= 1.0 for i in decided)
+    stats = confidence_stats(conf, decided)
+    assert stats["confidence_min"] == pytest.approx(min(conf[i] for i in decided), abs=1e-4)
+    assert stats["confidence_min"] <= stats["confidence_mean"] <= 1.0
+    assert confidence_stats(conf, []) == {"confidence_min": 1.0, "confidence_mean": 1.0}

@@ -127,3 +127,43 @@ def test_a_visitors_words_are_wiped_when_they_leave_but_the_timings_stay():
     assert rec.of(ev.VisitorLeft)
     assert len(metrics) == 1 and metrics[0].voice_to_voice_ms is not None
     assert metrics[0].transcript == "" and metrics[0].reply == ""
+
+
+class LockedASR:
+    """One model behind a lock, as WhisperASR: a partial pass holds the cores until it is cancelled."""
+
+    def __init__(self):
+        import threading
+        self.lock = threading.Lock()
+        self.partials_cancelled = 0
+        self.partials = 0
+
+    def transcribe(self, pcm, lang=None, partial=False, cancel=None):
+        from avatar.cancel import Cancelled
+        from fakes import Transcript
+        with self.lock:
+            if partial:
+                self.partials += 1
+                if cancel is not None and cancel.wait(3.0):  # a long encode that looks up between steps
+                    self.partials_cancelled += 1
+                    raise Cancelled("final")
+                return Transcript("wann öffnet", "de")
+            return Transcript("wann öffnet das museum", "de")
+
+
+def test_a_final_transcription_cancels_the_partial_pass_holding_the_model():
+    asr = LockedASR()
+    loop, rec = make_loop([(0.1, SPEECH), (1.0, TENTATIVE), (1.3, END)], 2.5, asr=asr,
+                          sets=["asr.partial_interval_ms=100"])
+    metrics = loop.run_until_done(timeout=20)
+    assert asr.partials >= 1 and asr.partials_cancelled >= 1
+    assert len(metrics) == 1 and metrics[0].stages["asr"] < 1000  # not the partial's 3 s
+
+
+def test_no_partial_pass_starts_once_the_visitor_has_gone_quiet():
+    asr = LockedASR()
+    loop, rec = make_loop([(0.1, SPEECH), (1.0, TENTATIVE), (1.3, END)], 2.5, asr=asr,
+                          sets=["asr.partial_interval_ms=100"])
+    loop.endpointer.silence_ms = 100.0  # quiet since the last speech: the end may come any moment
+    loop.run_until_done(timeout=20)
+    assert asr.partials == 0

@@ -1,7 +1,7 @@
 """The clause splitter: German and English abbreviations, ordinals, numbers; streaming equals whole."""
 import pytest
 
-from avatar.tts.clause_splitter import ClauseSplitter, split_clauses
+from avatar.tts.clause_splitter import ClauseSplitter, first_breath, split_clauses
 from avatar.tts.speech_text import speakable
 
 
@@ -103,3 +103,34 @@ def test_run_on_text_without_punctuation_is_cut_into_bounded_clauses():
     splitter = ClauseSplitter("de")
     streamed = [c for i in range(0, len(text), 7) for c in splitter.feed(text[i:i + 7])] + splitter.flush()
     assert streamed == clauses
+
+
+@pytest.mark.parametrize("lang, clause, head", [
+    ("en", "The current special exhibition is called Light and Shadow and shows photographs.",
+     "The current special exhibition"),
+    ("en", "It is 07:40, and today is Monday, 30 November.", "It is 07:40,"),
+    ("en", "The reduced ticket is 5.50 € for students and trainees.", "The reduced ticket"),
+    ("de", "Die aktuelle Sonderausstellung heißt Licht und Schatten und zeigt Fotografien.",
+     "Die aktuelle Sonderausstellung"),
+    ("en", "The whole museum is accessible.", None),  # short enough to speak whole
+    ("en", "Admission tickets purchased online remain valid all year long.", None),  # no phrase boundary
+])
+def test_a_long_first_clause_is_cut_at_a_phrase_boundary(lang, clause, head):
+    cut = first_breath(clause, lang, 32)
+    if head is None:
+        assert cut is None
+        return
+    assert cut[0] == head and f"{cut[0]} {cut[1]}" == clause
+    assert len(cut[0]) <= 32
+
+
+@pytest.mark.parametrize("clause", [
+    "Tickets for the exhibition cost 12 euros for adults on weekdays.",
+    "We open the doors at 10 a.m. every day except Monday in winter.",
+    "Please ask at the desk of the museum for a wheelchair or a stroller.",
+])
+def test_the_first_breath_never_ends_on_an_article_a_preposition_or_a_bare_number(clause):
+    head, rest = first_breath(clause, "en", 32)
+    last = head.split()[-1].lower()
+    assert last not in {"the", "a", "for", "at", "of", "to", "on", "in"} and not last.isdigit()
+    assert rest.split()[0].lower() not in {"euros", "a.m.", "€"}

@@ -85,6 +85,7 @@ class DiffusionAnswerer:
     def decode_candidate(self, question: str, lang: str, facts: Sequence[Fact], history: Sequence[HistoryTurn] = (),
                          variant: int = 0, banned_token_ids: Sequence[int] = (), cancel: CancelToken = NEVER):
         from avatar.answer.checks.candidate import Candidate
+        from avatar.llm.engine import confidence_stats
         from avatar.llm.infill import Slot
 
         prompt = self.prompt_ids(question, lang, facts, history)
@@ -99,7 +100,8 @@ class DiffusionAnswerer:
         record = self.codec.parse_reply(result.answer_ids)
         text_ids = [t for t in result.slots[1] if t not in self.special_ids]
         info = {"steps": result.steps, "tokens": len(text_ids), "ms": round(result.ms, 2), "variant": variant,
-                "well_formed": record.well_formed}
+                "well_formed": record.well_formed,
+                **confidence_stats(result.confidence, [i for a, b in result.slot_ranges for i in range(a, b)])}
         return Candidate(text=_tidy(record.text), lang=lang, mood=record.mood, token_ids=text_ids,
                          decode_info=info, variant=variant)
 

@@ -74,6 +74,9 @@ class WhisperASR:
         if audio.size < SAMPLE_RATE // 10 or not np.any(audio):
             return Transcript("", lang or self.languages[0], 0.0, "empty", (now() - t0) * 1000.0, path="none")
         with self._lock:
+            waited = now()
+            if waited - t0 > 0.001:  # another pass held the model (a partial that was still encoding)
+                self.tracer.record("asr.wait", t0, waited, track="asr", partial=partial)
             cancel.raise_if_cancelled()
             fits = audio.size <= (MAX_FRAMES - self.cfg.pad_frames) * HOP
             if (self.cfg.trim_window or partial) and fits:

@@ -70,7 +70,7 @@ class DiffusionLM:
                               tokens=len(ids), ms=(now() - t0) * 1000.0,
                               first_block_ms=blocks[0].t_ms if blocks else None, blocks=blocks,
                               cache=summary.cache, prompt_passes=summary.prompt_passes, stopped=summary.stopped,
-                              answer_ids=summary.answer.tolist())
+                              answer_ids=summary.answer.tolist(), confidence=summary.confidence)
         if tracer is not None:
             tracer.record("decode", t0, turn=turn, track="llm", **result.to_json())
         return result
@@ -98,7 +98,9 @@ class DiffusionLM:
         ids = [t for b in blocks for t in b.token_ids]
         return InfillResult(token_ids=ids, text=self.decode_text(ids), slots=slots,
                             slot_texts=[self.decode_text(s) for s in slots], steps=summary.steps,
-                            ms=(now() - t0) * 1000.0, answer_ids=answer, names=layout.slot_names)
+                            ms=(now() - t0) * 1000.0, answer_ids=answer, names=layout.slot_names,
+                            slot_ranges=[(s, s + len(c)) for (s, _), c in zip(layout.slot_ranges, slots)],
+                            confidence=summary.confidence)
 
     def _check_lengths(self, prompt_ids: Sequence[int] | torch.Tensor, answer_len: int) -> None:
         p = prompt_ids.numel() if torch.is_tensor(prompt_ids) else len(prompt_ids)

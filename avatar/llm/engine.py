@@ -90,6 +90,7 @@ class DecodeResult:
     prompt_passes: int = 0         # forward passes spent on the prompt alone
     stopped: str = "length"        # eos | length | repetition
     answer_ids: list[int] = field(default_factory=list)  # every answer position, fillers included
+    confidence: list[float] = field(default_factory=list)  # per answer position: the decoder's confidence at commit
 
     @property
     def tokens_per_step(self) -> float:
@@ -109,6 +110,7 @@ class DecodeSummary:
     cache: str
     prompt_passes: int
     stopped: str
+    confidence: list[float] = field(default_factory=list)  # per answer position, at commit (1.0: given)
 
 
 StepObserver = Callable[[int, int, torch.Tensor], None]  # (block index, step, answer ids (N,)) after a step
@@ -142,6 +144,7 @@ def decode(lm: "DiffusionLM", prompt_ids: Sequence[int] | torch.Tensor, options:
     gen = torch.Generator(device=device).manual_seed(options.seed)
     source = lm.forward.start(prompt, options.prompt_cache)
     steps, stopped, emitted_text, emitted_ids = 0, "length", "", 0
+    committed_conf = torch.ones(n, dtype=torch.float32, device=device)  # how sure each commit was
 
     for b, start in enumerate(range(0, n, options.block_length)):
         end = min(start + options.block_length, n)
@@ -176,6 +179,7 @@ def decode(lm: "DiffusionLM", prompt_ids: Sequence[int] | torch.Tensor, options:
             rank = rank.masked_fill(~masked, -math.inf)
             chosen = torch.topk(rank, min(k, left)).indices
             x[0, start + chosen] = predicted[chosen]
+            committed_conf[start + chosen] = confidence[chosen]
             # 4. a committed stop token ends its group: its masked rest becomes that token (and any
             #    token already committed after it is no longer part of the reply)
             for pos in sorted((start + chosen[is_stop[predicted[chosen]]]).tolist()):
@@ -208,7 +212,17 @@ def decode(lm: "DiffusionLM", prompt_ids: Sequence[int] | torch.Tensor, options:
             if stopped != "repetition" and bool(is_stop[x[0]].any()):
                 stopped = "eos"
             break
-    return DecodeSummary(x[0], steps, source.cache, source.prompt_passes, stopped)
+    return DecodeSummary(x[0], steps, source.cache, source.prompt_passes, stopped, committed_conf.tolist())
+
+
+def confidence_stats(confidence: Sequence[float], positions: Sequence[int]) -> dict[str, float]:
+    """The least sure commit and the geometric mean over the given answer positions (the reply's
+    tokens): a reply the model had to guess at shows a low minimum."""
+    values = [max(1e-6, float(confidence[i])) for i in positions if i < len(confidence)]
+    if not values:
+        return {"confidence_min": 1.0, "confidence_mean": 1.0}
+    return {"confidence_min": round(min(values), 4),
+            "confidence_mean": round(math.exp(sum(math.log(v) for v in values) / len(values)), 4)}
 
 
 def _confidence(logits: torch.Tensor, predicted: torch.Tensor, kind: str) -> torch.Tensor:

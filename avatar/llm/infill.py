@@ -36,6 +36,8 @@ class InfillResult:
     ms: float
     answer_ids: list[int] = field(default_factory=list)  # every position, fillers included
     names: list[str] = field(default_factory=list)        # each slot's name
+    slot_ranges: list[tuple[int, int]] = field(default_factory=list)  # each slot's filled positions (fillers cut)
+    confidence: list[float] = field(default_factory=list)  # per answer position: the decoder's confidence at commit
 
     def slot(self, name: str) -> str:
         """The text of the slot called `name`."""

@@ -29,6 +29,7 @@ from avatar.pipeline.stage_call import StageTimeout, call_with_timeout
 log = logging.getLogger(__name__)
 
 ANSWER_SPAN_TRACKS = ("answer", "llm", "checks")
+PARTIAL_QUIET_MS = 60.0  # no partial transcript starts once the visitor has been quiet this long
 
 
 @dataclass
@@ -98,6 +99,7 @@ class VoiceLoop:
         self._partials_on = cfg.asr.partial_interval_ms > 0 and hasattr(asr, "transcribe")
         self._partial_fresh = False  # _partial_text was transcribed from the current utterance
         self._want_partial = threading.Event()
+        self._partial_token: CancelToken | None = None
         self._last_activity = now()
         self._partial_text = ""
         self._capture_thread: threading.Thread | None = None
@@ -249,6 +251,8 @@ class VoiceLoop:
             self.endpointer.end_wait_ms = wait
 
     def _start_job(self, speech_end_audio_t: float, speculative: bool) -> TurnJob:
+        if self._partial_token is not None:
+            self._partial_token.cancel("final")  # a partial still encoding would hold up the final pass
         old = self._pending
         if old is not None and not old.confirmed.is_set():
             old.token.cancel("superseded")
@@ -341,11 +345,16 @@ class VoiceLoop:
                 working = job is not None and not job.finished.is_set() and not job.playing
                 if not self._speaking or working:  # never compete with a final transcription
                     continue
+                if not urgent and getattr(self.endpointer, "silence_ms", 0.0) >= PARTIAL_QUIET_MS:
+                    continue  # the visitor may be done: the final transcription is about to need the cores
                 audio = self.endpointer.utterance()
+                token = self._partial_token = CancelToken()
             if len(audio) < (1600 if urgent else 8000):
                 continue
             try:
-                tr = self.asr.transcribe(audio, lang=self._forced_lang(), partial=True)
+                tr = self.asr.transcribe(audio, lang=self._forced_lang(), partial=True, cancel=token)
+            except Cancelled:
+                continue  # a final transcription started: it gets the cores
             except Exception:
                 log.debug("partial transcript failed", exc_info=True)
                 continue

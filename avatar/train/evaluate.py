@@ -16,7 +16,7 @@ from typing import Any
 
 from avatar.answer.prompt import PromptCodec
 from avatar.answer.text import detect_language
-from avatar.llm.engine import DecodeOptions
+from avatar.llm.engine import DecodeOptions, confidence_stats
 from avatar.train import corpus
 
 DECLINE_MARKERS = ("leider", "weiß ich", "keine information", "personal", "sorry", "don't know", "no information",
@@ -45,6 +45,7 @@ class Scored:
     ms: float
     steps: int
     tokens: int
+    confidence_min: float = 1.0  # the decoder's least sure commit in the reply (a guess shows here)
 
 
 @dataclass
@@ -104,7 +105,11 @@ def evaluate(lm, examples: list[corpus.Example], options: DecodeOptions, name: s
         prompt = codec.prompt_ids(ex.facts, ex.history, ex.question)
         result = lm.generate(prompt, options)
         record = codec.parse_reply(result.answer_ids)
-        rows.append(score(ex, record, result.ms, result.steps, max(0, result.tokens - 3)))
+        row = score(ex, record, result.ms, result.steps, max(0, result.tokens - 3))
+        stops = set(lm.eos_token_ids)
+        end = next((i for i, t in enumerate(result.answer_ids) if t in stops), len(result.answer_ids))
+        row.confidence_min = confidence_stats(result.confidence, range(end))["confidence_min"]
+        rows.append(row)
     return summarise(name, rows), rows
 
 

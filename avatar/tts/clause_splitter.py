@@ -196,3 +196,63 @@ def split_clauses(text: str, lang: str, min_clause_chars: int = 40) -> list[str]
     """The clauses of a whole text (the same as feeding it to a ClauseSplitter piece by piece)."""
     splitter = ClauseSplitter(lang, min_clause_chars)
     return splitter.feed(text) + splitter.flush()
+
+
+# --- the first breath -------------------------------------------------------------------------
+# A slow voice (piper: ~45 ms plus ~5 ms per character here) makes the visitor wait for the whole
+# first clause. A long first clause is therefore cut once more, at a phrase boundary near the
+# start: before a verb, conjunction or preposition, never after an article or preposition, never
+# between a number and its unit. Later clauses are synthesized while earlier ones play.
+_BREATH_BEFORE = {
+    "en": {**dict.fromkeys("is are was were will can could has have had does do would should may must "
+                           "opens closes cost costs takes shows means".split(), 3),
+           **dict.fromkeys("and but or because so which who that where when while if until unless".split(), 3),
+           **dict.fromkeys("from on in at for with to by near next opposite behind through during after "
+                           "before between every without about inside outside".split(), 2)},
+    "de": {**dict.fromkeys("ist sind war waren wird werden kann können hat haben gibt kostet kosten "
+                           "öffnet schließt zeigt liegt liegen befindet finden heißt heißen".split(), 3),
+           **dict.fromkeys("und aber oder denn weil wenn dass wo während bis sobald falls".split(), 3),
+           **dict.fromkeys("von ab im am in auf für mit nach bei neben gegenüber hinter über unter zum zur "
+                           "um durch ohne seit vor zwischen".split(), 2)},
+}
+# a phrase does not end on these (articles, prepositions, a lone pronoun subject)
+_NO_BREATH_AFTER = frozenset("""
+    the a an this that these those our your my its their of to from at in on by with for and or but
+    i you we they he she it there wir ich sie er es man du dort
+    der die das den dem des ein eine einen einem einer eines unser unsere unseren unserem ihr ihre
+    im am um ab bis von vom zum zur in an auf für mit bei nach und oder aber
+""".split())
+# a number's unit or the rest of a time stays with the number
+_UNITS = frozenset("€ eur euro euros cent cents uhr % o'clock am pm a.m. p.m. minutes minuten min km m".split())
+
+
+def first_breath(clause: str, lang: str, max_chars: int, min_chars: int = 8) -> tuple[str, str] | None:
+    """(head, rest) of a first clause longer than `max_chars`, cut where a speaker could pause;
+    None when the clause is short enough or offers no such place."""
+    if max_chars <= 0 or len(clause) <= max_chars:
+        return None
+    words = clause.split(" ")
+    table = _BREATH_BEFORE.get(lang, _BREATH_BEFORE["en"])
+    best, best_key = None, None
+    head_len = 0
+    for i in range(1, len(words)):
+        head_len += len(words[i - 1]) + (1 if i > 1 else 0)
+        if head_len > max_chars:
+            break
+        if head_len < min_chars or len(clause) - head_len - 1 < min_chars:
+            continue
+        prev = words[i - 1].strip(_CLOSERS + _OPENERS).lower()
+        word = words[i].strip(_CLOSERS + _OPENERS + ",;:.!?").lower()
+        if words[i - 1][-1:] in _SOFT_BREAK:
+            key = (4, head_len)  # a comma the splitter found too early for a clause of its own
+        elif not word or prev in _NO_BREATH_AFTER or word in _UNITS:
+            continue
+        elif any(ch.isdigit() for ch in prev) and not any(ch.isdigit() for ch in word):
+            continue  # "3 floors", "5,50 Euro": the number's noun stays with it
+        else:
+            key = (table.get(word, 1), head_len)
+        if best_key is None or key > best_key:
+            best, best_key = i, key
+    if best is None or best_key[0] < 2:
+        return None  # only a cut between two content words: speaking it whole sounds better
+    return " ".join(words[:best]), " ".join(words[best:])

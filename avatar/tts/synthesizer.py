@@ -18,13 +18,16 @@ import numpy as np
 from avatar.cancel import NEVER, CancelToken
 from avatar.errors import ModelError
 from avatar.trace import TRACER, Tracer, now
-from avatar.tts.clause_splitter import ClauseSplitter, split_clauses
+from avatar.tts.clause_splitter import ClauseSplitter, first_breath, split_clauses
 from avatar.tts.speech_text import speakable
 from avatar.tts.voices import ESPEAK, VoiceInfo, choose_voice
 
 log = logging.getLogger(__name__)
 
 _WARMUP_TEXT = {"de": "Hallo.", "en": "Hello."}
+_SILENCE = 200          # int16 amplitude below which a sample counts as silence (about -44 dBFS)
+_LEAD_KEEP_S = 0.01     # voices start a clause with 30-50 ms of silence: the visitor waits for nothing
+_BREATH_KEEP_S = 0.06   # after a first-breath cut, a short phrase pause instead of a clause pause
 
 
 @dataclass
@@ -54,10 +57,11 @@ class Synthesizer:
         self.cfg = tts_cfg
         self.tracer = tracer
         self.min_clause_chars = int(getattr(tts_cfg, "min_clause_chars", 40))
+        self.first_breath_chars = int(getattr(tts_cfg, "first_breath_chars", 0))
         self._infos: dict[str, VoiceInfo] = {}
         self._engines: dict[str, object] = {}
         # A kiosk hears the same questions all day: a repeated clause is played from memory.
-        self._cache: OrderedDict[tuple[str, str], SpeechChunk] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, str, bool], SpeechChunk] = OrderedDict()
         self._cache_size = int(getattr(tts_cfg, "cache_clauses", 0))
         self._cache_lock = threading.Lock()
 
@@ -103,25 +107,44 @@ class Synthesizer:
     # --- speech ----------------------------------------------------------------------------
     def synthesize(self, text: str, lang: str, cancel: CancelToken = NEVER) -> Iterator[SpeechChunk]:
         """One SpeechChunk per clause of `text`, each yielded as soon as it is synthesized."""
-        for clause in split_clauses(text, lang, self.min_clause_chars):
+        for clause, breath in self._first_breath(split_clauses(text, lang, self.min_clause_chars), lang):
             cancel.raise_if_cancelled()
-            yield self.synthesize_clause(clause, lang)
+            yield self.synthesize_clause(clause, lang, breath=breath)
 
     def synthesize_stream(self, pieces: Iterable[str], lang: str,
                           cancel: CancelToken = NEVER) -> Iterator[SpeechChunk]:
         """Like synthesize(), for text that arrives in pieces (a decoder streaming its blocks)."""
         splitter = ClauseSplitter(lang, self.min_clause_chars)
-        for piece in pieces:
-            for clause in splitter.feed(piece):
-                cancel.raise_if_cancelled()
-                yield self.synthesize_clause(clause, lang)
-        for clause in splitter.flush():
-            cancel.raise_if_cancelled()
-            yield self.synthesize_clause(clause, lang)
 
-    def synthesize_clause(self, clause: str, lang: str) -> SpeechChunk:
+        def clauses():
+            for piece in pieces:
+                yield from splitter.feed(piece)
+            yield from splitter.flush()
+
+        for clause, breath in self._first_breath(clauses(), lang):
+            cancel.raise_if_cancelled()
+            yield self.synthesize_clause(clause, lang, breath=breath)
+
+    def _first_breath(self, clauses: Iterable[str], lang: str) -> Iterator[tuple[str, bool]]:
+        """(clause, is a first-breath head): a long first clause of a slow voice is cut once more at
+        a phrase boundary (tts.first_breath_chars), so the visitor hears the reply sooner."""
+        first = True
+        for clause in clauses:
+            cut = first_breath(clause, lang, self.first_breath_chars) if first and self._slow(lang) else None
+            first = False
+            if cut:
+                yield cut[0], True
+                yield cut[1], False
+            else:
+                yield clause, False
+
+    def _slow(self, lang: str) -> bool:
+        """Whether the voice takes long enough per character for a shorter first clause to matter."""
+        return self.voice_for(lang).engine != ESPEAK
+
+    def synthesize_clause(self, clause: str, lang: str, breath: bool = False) -> SpeechChunk:
         t0 = now()
-        key = (lang, clause)
+        key = (lang, clause, breath)
         if self._cache_size:
             with self._cache_lock:
                 hit = self._cache.get(key)
@@ -133,6 +156,7 @@ class Synthesizer:
         spoken = speakable(clause, lang)
         with self.tracer.span("tts.clause", track="tts", lang=lang, chars=len(clause)) as info:
             pcm, track = engine.synthesize(spoken)
+            pcm, track = _trim_silence(pcm, track, engine.sample_rate, _BREATH_KEEP_S if breath else None)
             info.update(audio_s=round(len(pcm) / engine.sample_rate, 3))
         chunk = SpeechChunk(pcm=pcm, sample_rate=engine.sample_rate, text=clause, visemes=track, lang=lang,
                             spoken=spoken, ms=round((now() - t0) * 1000, 2))
@@ -143,3 +167,22 @@ class Synthesizer:
                 while len(self._cache) > self._cache_size:
                     self._cache.popitem(last=False)
         return chunk
+
+
+def _trim_silence(pcm: np.ndarray, track: list, rate: int, trail_keep_s: float | None):
+    """Drop the voice's leading silence (keep 10 ms) and, for a first-breath head, most of the
+    trailing one; mouth shapes move with the audio."""
+    loud = np.flatnonzero(np.abs(pcm.astype(np.int32)) > _SILENCE)
+    if loud.size == 0:
+        return pcm, track
+    start = max(0, int(loud[0]) - int(_LEAD_KEEP_S * rate))
+    end = len(pcm) if trail_keep_s is None else min(len(pcm), int(loud[-1]) + 1 + int(trail_keep_s * rate))
+    if start == 0 and end == len(pcm):
+        return pcm, track
+    shift, total = start / rate, (end - start) / rate
+    moved = []
+    for o, d, v in track:
+        a, b = max(0.0, o - shift), min(total, o + d - shift)
+        if b > a:
+            moved.append((a, b - a, v))
+    return np.ascontiguousarray(pcm[start:end]), moved

@@ -47,6 +47,7 @@ class Endpointer:
         self.probability = 0.0       # Silero's latest speech probability (for the HUD)
         self._quiet_chunks = 0
         self.voiced_ms = 0.0         # speech heard in the current utterance
+        self.silence_ms = 0.0        # quiet since the utterance's last speech (0 while speech is heard)
         self._base_t: float | None = None  # stream time of sample 0
         self._pos = 0                # samples judged so far
         self._pending = np.zeros(0, np.int16)
@@ -101,6 +102,7 @@ class Endpointer:
         ms = _ms(CHUNK)
         events: list[Event] = []
         if speech:
+            self.silence_ms = 0.0
             if self._run_start is None:
                 self._run_start = start
             run_ms = _ms(end - self._run_start)
@@ -123,7 +125,7 @@ class Endpointer:
         self._run_start = None
         if self.state == IDLE:
             return events
-        silence_ms = _ms(end - self._last_voiced_end)
+        silence_ms = self.silence_ms = _ms(end - self._last_voiced_end)
         if self.voiced_ms < self.cfg.min_speech_ms:
             if silence_ms >= max(self.end_wait_ms, self.cfg.tentative_end_ms):
                 self._finish(keep=False)  # too short for a turn: a cough, a click, a door
@@ -140,7 +142,7 @@ class Endpointer:
         if keep:
             self._last_utterance = self._slice(self._utt_start, self._buf_start + self._buf_len)
         self.state = IDLE
-        self.voiced_ms = 0.0
+        self.voiced_ms = self.silence_ms = 0.0
         self._utt_start = None
         self._trim(self._keep_idle)
 
