@@ -12,6 +12,9 @@ def add_arguments(p) -> None:
     p.add_argument("--json", metavar="FILE", help="write every turn and the percentiles here")
     p.add_argument("--sequential", action="store_true",
                    help="also run each turn the sequential way (side by side, interleaved)")
+    p.add_argument("--vs", metavar="KEY=VALUE[,KEY=VALUE]", action="append", default=[],
+                   help="also run the streaming design with these settings, side by side "
+                        "(e.g. --vs pipeline.speculative=false)")
     p.add_argument("--repeats", type=int, default=1, help="run the set this many times")
     p.add_argument("--echo", metavar="ROOM", help="echo/barge-in bench in a simulated room (office|lobby|hall)")
     p.add_argument("--turns", type=int, default=50, help="simulated turns for --echo")
@@ -42,6 +45,7 @@ def run(args, cfg) -> int:
             if not w.is_file():
                 raise AvatarError(f"no such recording: {w}")
         modes = ("streaming", "sequential") if args.sequential else ("streaming",)
+        modes += tuple(f"streaming+{v}" for v in args.vs)
         tracer = Tracer()
         result = run_bench(cfg, wavs, modes, repeats=max(1, args.repeats), tracer=tracer)
         print(format_table(result))

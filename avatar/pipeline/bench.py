@@ -17,6 +17,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from avatar.errors import ConfigError
 from avatar.trace import Tracer
 
 MODES = {
@@ -24,6 +25,27 @@ MODES = {
     "sequential": {"pipeline.speculative": False, "pipeline.streaming_tts": False,
                    "asr.trim_window": False, "asr.partial_interval_ms": 0},
 }
+
+
+
+
+def mode_overrides(mode: str) -> dict:
+    """A named design, or `streaming+section.key=value[,section.key=value]`: the streaming design
+    with those settings (`avatar bench --vs ...` compares a setting side by side)."""
+    if mode in MODES:
+        return MODES[mode]
+    base, _, sets = mode.partition("+")
+    if base not in MODES or not sets:
+        raise ConfigError(f"unknown bench mode '{mode}'", hint="streaming, sequential or streaming+section.key=value")
+    from avatar.config import _parse_scalar
+
+    out = dict(MODES[base])
+    for item in sets.split(","):
+        if "=" not in item:
+            raise ConfigError(f"--vs expects section.key=value, got '{item}'")
+        key, raw = item.split("=", 1)
+        out[key.strip()] = _parse_scalar(raw.strip())
+    return out
 
 
 @dataclass
@@ -69,7 +91,8 @@ def run_bench(cfg, wavs: Sequence[Path], modes: Sequence[str] = ("streaming",), 
     tracer = tracer or Tracer()
     cfg = cfg.with_overrides({"tts.cache_clauses": 0})  # every turn synthesizes: no replayed audio
     # each design gets its own stages: the ASR path (trimmed or full window) is set when it loads
-    stages_of = {mode: load_stages(cfg.with_overrides(MODES[mode]), tracer, progress=progress) for mode in modes}
+    overrides = {mode: mode_overrides(mode) for mode in modes}  # a typo fails before any model loads
+    stages_of = {mode: load_stages(cfg.with_overrides(overrides[mode]), tracer, progress=progress) for mode in modes}
     turns: list[Turn] = []
     with tempfile.TemporaryDirectory() as tmp:
         total = len(wavs) * repeats * len(modes)
@@ -78,7 +101,7 @@ def run_bench(cfg, wavs: Sequence[Path], modes: Sequence[str] = ("streaming",), 
             for wav in wavs:
                 true_end = last_speech_sample(read_wav_16k(wav))
                 for mode in modes:  # interleaved: both designs see the same load
-                    mode_cfg = cfg.with_overrides(MODES[mode])
+                    mode_cfg = cfg.with_overrides(overrides[mode])
                     loop = build_voice_loop(mode_cfg, [wav], Path(tmp) / "out.wav", tracer, stages_of[mode])
                     metrics = loop.run_until_done(drain=False, timeout=60)
                     done += 1
@@ -111,7 +134,10 @@ def summarize(turns: list[Turn], notices: Sequence[str] = ()) -> dict:
                                   for k in names},
                    "by_lang": {lang: percentiles([t.voice_to_voice_ms for t in mt if t.lang == lang])
                                for lang in sorted({t.lang for t in mt if t.lang})},
-                   "no_reply": sum(1 for t in mt if t.voice_to_voice_ms is None)}
+                   "no_reply": sum(1 for t in mt if t.voice_to_voice_ms is None),
+                   # speculative work thrown away because the visitor went on speaking
+                   "discarded": sum(t.discarded for t in mt),
+                   "turns_with_discard": sum(1 for t in mt if t.discarded)}
         out["modes"][mode] = summary
     if {"streaming", "sequential"} <= set(out["modes"]):
         s = out["modes"]["streaming"]["voice_to_voice"]["p50"]
@@ -126,7 +152,8 @@ def format_table(summary: dict) -> str:
     for mode, s in summary["modes"].items():
         v = s["voice_to_voice"]
         lines.append(f"{mode}: voice-to-voice p50 {v['p50']} ms, p95 {v['p95']} ms over {v['n']} turns"
-                     f" ({s['no_reply']} without reply)")
+                     f" ({s['no_reply']} without reply; speculation discarded {s.get('discarded', 0)} times"
+                     f" in {s.get('turns_with_discard', 0)} turns)")
         for lang, p in s["by_lang"].items():
             lines.append(f"  {lang}: p50 {p['p50']} ms, p95 {p['p95']} ms (n={p['n']})")
         lines.append("  stage medians (ms): " + ", ".join(f"{k} {v}" for k, v in s["stages_p50"].items()))
