@@ -27,7 +27,9 @@ _CHOICES: dict[str, tuple] = {
 }
 _RANGES: dict[str, tuple[float, float]] = {
     "vad.webrtc_mode": (0, 3),
+    "echo.doubletalk_db": (-100.0, 0.0),
     "vad.silero_threshold": (0.0, 1.0),
+    "pipeline.barge_in_onset_prob": (0.0, 1.0),
     "llm.threshold": (0.0, 1.0),
     "llm.temperature": (0.0, 10.0),
     "audio.frame_ms": (10, 30),

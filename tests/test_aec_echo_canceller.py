@@ -119,3 +119,32 @@ def test_canceller_measures_the_hidden_playback_delay(cfg, reply):
     assert aec.estimate is not None
     # 40 ms of buffering plus the office's 1.2 ms air path (plus its earliest reflections)
     assert 38.0 <= aec.estimate.delay_ms <= 48.0
+
+
+def test_double_talk_keeps_a_visitors_onset_and_drops_the_residual_echo(cfg, reply):
+    """After convergence the canceller takes the echo away but not the visitor: a frame that keeps
+    its energy while the reply plays is a voice onset, one that loses it is the avatar's own echo."""
+    from avatar.aec.room import Utterance, level_dbfs
+
+    h = impulse_response(room("lobby"), seed=2, system_delay_ms=40.0)
+    visitor = sf.read(str(sorted(DATA.glob("visitor_*.wav"))[0]), dtype="int16")[0]
+    echo_level = level_dbfs(simulate_mic(reply, h, reply_at_s=0.5, noise_db=-60.0).echo)
+    sim = simulate_mic(reply, h, reply_at_s=0.5, noise_db=-60.0,
+                       speech=[Utterance(visitor, at_s=5.0, level_db=echo_level)])  # as loud as the echo
+    aec = EchoCanceller(cfg.echo)
+    n, start = SR // 50, int(0.5 * SR)
+    v0, v1 = int(5.0 * SR), int(5.0 * SR) + visitor.size
+    db = lambda x: 10 * np.log10(np.mean(np.asarray(x, np.float64) ** 2) + 1.0)
+    echo_only, double_talk = [], []
+    for k in range(0, sim.pcm.size // n * n, n):
+        lo, hi = max(k - start, 0), max(k + n - start, 0)
+        if hi > lo and lo < reply.size:
+            aec.add_reference(reply[lo:min(hi, reply.size)], (start + lo) / SR)
+        aec.process(make_frame(sim.pcm[k:k + n], k / SR, k / SR))
+        echo, near = db(sim.echo[k:k + n]), db(sim.pcm[k:k + n] - sim.echo[k:k + n])
+        if k < 2.5 * SR or not aec.reference_active or max(echo, near) < 40:
+            continue  # converging, nothing playing, or too quiet for any VAD
+        (double_talk if v0 <= k < v1 and near > echo - 6 else echo_only).append(aec.near_end(0.9))
+    assert len(echo_only) > 50 and len(double_talk) > 30
+    assert np.mean([p == 0.0 for p in echo_only]) >= 0.85    # residual echo: no onset
+    assert np.mean([p == 0.9 for p in double_talk]) >= 0.55  # the visitor: most frames heard at once

@@ -52,3 +52,14 @@ def test_paused_sink_holds_the_reply_and_resumes_where_it_was(tmp_path):
         assert sum(n for _, n in sink.segments) == 16000  # every sample heard once, none lost
     finally:
         sink.close()
+
+
+def test_the_rule_comes_from_the_settings_and_a_sink_that_cannot_pause_never_pauses():
+    from avatar import config
+    from avatar.pipeline.barge_in import rule_from_config
+
+    cfg = config.load(sets=["pipeline.barge_in_min_ms=300", "pipeline.barge_in_onset_ms=40",
+                            "pipeline.barge_in_onset_prob=0.8"], env={})
+    rule = rule_from_config(cfg)
+    assert (rule.min_ms, rule.onset_ms, rule.threshold) == (300.0, 40.0, 0.8)
+    assert rule_from_config(cfg, can_pause=False).onset_ms == 0.0

@@ -73,3 +73,36 @@ def test_pause_policy_silences_at_once_and_resumes_after_a_backchannel(kiosk):
     result = kiosk("backchannel", _clip("backchannel_okay.wav"), "okay", policy="pause")
     assert not result["stopped"]  # the reply went on
     assert len(result["resumed_after_ms"]) == 1  # after one short silence
+
+
+def test_in_a_reverberant_lobby_the_onset_pause_ignores_the_own_echo_and_catches_a_visitor(cfg):
+    """The default rule pauses at a voice onset. In a lobby (RT60 1 s) the echo residue of the
+    avatar's piper voice made that pause fire by itself; the double-talk gate stops it, while a
+    visitor over the reply is still silenced within the onset."""
+    from avatar.commands.bench_echo import _clips
+
+    assert cfg.pipeline.barge_in_onset_ms > 0
+    noise = _clips("background_noise")[0][1]
+    replies = [sf.read(str(DATA / f"reply_piper_{i}.flac"), dtype="int16")[0] for i in (0, 1)]
+    h = impulse_response(room("lobby"), seed=0, system_delay_ms=40.0)
+
+    def turns(turn_cfg, plan):
+        aec, endpointer, clock, out = EchoCanceller(turn_cfg.echo), make_endpointer(turn_cfg), 0.0, []
+        rng = np.random.default_rng(0)
+        for i, (kind, clip, text) in enumerate(plan):
+            r = simulate_turn(turn_cfg, i, kind, text, replies[i % 2], clip, 2.0, 6.0, h, noise, aec, endpointer,
+                              320, clock, "none", rng, "loop")
+            clock += r.pop("duration_s")
+            out.append(r)
+        return out
+
+    silent = [("silent", None, "")] * 8
+    lenient = {"pipeline.barge_in_onset_prob": 0.5}  # the gate alone has to keep the echo out
+    gated = turns(cfg.with_overrides(lenient), silent)
+    ungated = turns(cfg.with_overrides({**lenient, "echo.doubletalk_db": -100.0}), silent)
+    assert sum(r["stop_before_visitor"] for r in gated) == 0
+    assert sum(r["stop_before_visitor"] for r in ungated) >= 2  # what the gate removes
+    barge = turns(cfg, silent[:2] + [("barge_in", _clip("visitor_en_is_the_front_door_locked.wav"),
+                                      "is the front door locked")])[-1]
+    assert barge["stopped"] and not barge["stop_before_visitor"]
+    assert barge["stop_ms"] < 250  # silenced at the onset, before the 240 ms of speech a stop needs

@@ -24,6 +24,13 @@ log = logging.getLogger(__name__)
 CHUNK = SAMPLE_RATE // 100  # the module works on exactly 10 ms
 _ESTIMATE_AFTER_S = 3.0     # seconds of played audio collected before the delay is measured
 _MIN_CONFIDENCE = 6.0       # correlation peak over median below which the measurement is ignored
+_REF_ACTIVE = 64            # int16 amplitude of the played signal above which the loudspeaker counts as playing
+_TAIL_CHUNKS = 40           # a reverberant room rings on for a while after the loudspeaker stops (RT60 ~0.5-1 s)
+
+
+def _energy_db(pcm: np.ndarray) -> float:
+    x = pcm.astype(np.float64)
+    return 10.0 * np.log10(float(np.dot(x, x)) / max(1, x.size) + 1.0)
 
 
 class EchoCanceller:
@@ -43,6 +50,12 @@ class EchoCanceller:
         self._est_active = 0
         self._apm = None
         self._rtc = None
+        # double talk: the canceller removes the echo but not the visitor, so a frame whose output keeps
+        # most of its input energy while the loudspeaker plays holds a voice that is not the avatar's
+        self.doubletalk_db = float(_setting(cfg_echo, "doubletalk_db", -15.0))
+        self.kept_db = 0.0           # last frame: output energy over input energy
+        self.reference_active = False  # last frame: the loudspeaker was playing, or its sound still rings in the room
+        self._ref_quiet_chunks = _TAIL_CHUNKS  # 10 ms chunks since the loudspeaker last played
         if self.enabled:
             self._apm = self._load(cfg_echo)
 
@@ -67,15 +80,30 @@ class EchoCanceller:
             pcm = np.concatenate([pcm, np.zeros(CHUNK - size % CHUNK, np.int16)])
         out = np.empty_like(pcm)
         start = now()
+        ref_active = False
         for k in range(0, pcm.size, CHUNK):
             t_capture = mic_frame.t + k / SAMPLE_RATE
             ref = self._timeline.read(t_capture + self._lead_s, CHUNK)
+            if np.abs(ref).max(initial=0) > _REF_ACTIVE:
+                self._ref_quiet_chunks = 0
+            else:
+                self._ref_quiet_chunks += 1
+            ref_active = ref_active or self._ref_quiet_chunks < _TAIL_CHUNKS
             out[k:k + CHUNK] = self._process_chunk(ref, pcm[k:k + CHUNK])
             if self._want_estimate:
                 self._collect(ref, pcm[k:k + CHUNK])
         self.process_s += now() - start
         self.frames += pcm.size // CHUNK
+        self.reference_active = ref_active
+        self.kept_db = _energy_db(out) - _energy_db(pcm)
         return dataclasses.replace(mic_frame, pcm=out[:size])
+
+    def near_end(self, probability: float) -> float:
+        """The speech probability of the last frame, or 0 when the loudspeaker was playing and the
+        canceller took most of the frame away (what the VAD heard was the avatar's residual echo)."""
+        if self._apm is None or not self.reference_active or self.kept_db > self.doubletalk_db:
+            return probability
+        return 0.0
 
     def reset(self) -> None:
         """Forget the played signal (the module keeps its learned echo path)."""

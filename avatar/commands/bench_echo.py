@@ -31,7 +31,7 @@ from avatar.aec.frames import make_frame
 from avatar.aec.room import ROOMS, SAMPLE_RATE, convolve, impulse_response, level_dbfs, room, speech_bounds
 from avatar.errors import AvatarError
 from avatar.paths import ROOT
-from avatar.pipeline.barge_in import PAUSE, RESUME, STOP, BargeIn, BargeInRule
+from avatar.pipeline.barge_in import PAUSE, RESUME, STOP, BargeIn, rule_from_config
 from avatar.trace import now
 from avatar.vad.backchannel import backchannel_rule, is_backchannel
 
@@ -217,8 +217,7 @@ def simulate_turn(cfg, index, kind, text, reply, clip, at_s, ser_db, h, noise, a
     background = _noise(noise, n, NOISE_DB, rng)
     latency_n = int(round(float(cfg.audio.output_latency_ms) * SAMPLE_RATE / 1000))
     min_ms = float(cfg.pipeline.barge_in_min_ms)
-    rule = BargeIn(BargeInRule(min_ms=min_ms, onset_ms=float(cfg.pipeline.barge_in_onset_ms),
-                               threshold=float(cfg.vad.silero_threshold)), backchannel_rule(min_ms))
+    rule = BargeIn(rule_from_config(cfg), backchannel_rule(min_ms))
     silent_at: int | None = None  # first sample the visitor's speech silenced the reply
     taken = False                 # the visitor took the turn: the reply is over
     paused = False
@@ -274,7 +273,8 @@ def simulate_turn(cfg, index, kind, text, reply, clip, at_s, ser_db, h, noise, a
             # the voice loop's own rule object: pause at the onset, stop / resume as it decides
             open_utt = utt_start is not None and during_reply and not ended
             words = None if partials != "oracle" and heard is None else partial  # None: no transcript (yet)
-            action = rule.frame(frame_n * 1000 / SAMPLE_RATE, float(getattr(endpointer, "probability", 0.0)),
+            probability = aec.near_end(float(getattr(endpointer, "probability", 0.0)))  # as the voice loop does
+            action = rule.frame(frame_n * 1000 / SAMPLE_RATE, probability,
                                 open_utt, voiced if open_utt else 0.0, words)
             if ended and utt_start is not None and during_reply:
                 action = rule.utterance_ended(voiced, words) or action
@@ -340,7 +340,10 @@ def _summarize(cfg, room_name, turns, aec, partials, policy, echo_cancellation, 
         "barge_in_min_ms": float(cfg.pipeline.barge_in_min_ms),
         "partials": partials,
         "policy": policy,
-        "false_barge_ins": int(sum(t.stop_before_visitor for t in turns)),
+        # the reply stopped for good before the visitor said a word: its own echo took the turn
+        "false_barge_ins": int(sum(t.stopped and t.stop_before_visitor for t in turns)),
+        # the onset pause silenced the reply before the visitor spoke, and it resumed (a stutter)
+        "own_echo_pauses": int(sum(t.stop_before_visitor and not t.stopped for t in turns)),
         "echo_speech_starts": int(sum(t.echo_speech_starts for t in turns)),
         "mic_clipped_turns": int(sum(t.mic_clipped for t in turns)),
         "backchannels_interrupting": int(sum(t.stopped for t in by_kind["backchannel"])),

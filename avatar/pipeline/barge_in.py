@@ -18,9 +18,16 @@ NONE, PAUSE, RESUME, STOP = "", "pause", "resume", "stop"
 class BargeInRule:
     min_ms: float = 240.0  # voiced speech that makes an interruption (shorter: a backchannel)
     onset_ms: float = 60.0  # voiced run that pauses playback (0: never pause, only stop)
-    threshold: float = 0.5  # speech probability of a voiced frame
+    threshold: float = 0.5  # speech probability of a voiced frame (for the onset run)
     false_onset_ms: float = 300.0  # paused this long without an utterance: resume
     words_wait_ms: float = 700.0  # while paused, wait this much more speech for its words before stopping
+
+
+def rule_from_config(cfg, can_pause: bool = True) -> BargeInRule:
+    """The rule as the settings describe it (the voice loop and the echo bench both build it here)."""
+    p = cfg.pipeline
+    return BargeInRule(min_ms=float(p.barge_in_min_ms), onset_ms=float(p.barge_in_onset_ms) if can_pause else 0.0,
+                       threshold=float(getattr(p, "barge_in_onset_prob", cfg.vad.silero_threshold)))
 
 
 class BargeIn:

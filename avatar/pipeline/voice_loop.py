@@ -23,7 +23,7 @@ from avatar import events as ev
 from avatar.answer.base import Answer, HistoryTurn
 from avatar.cancel import Cancelled, CancelToken
 from avatar.trace import TRACER, Tracer, now
-from avatar.pipeline.barge_in import PAUSE, RESUME, STOP, BargeIn, BargeInRule
+from avatar.pipeline.barge_in import PAUSE, RESUME, STOP, BargeIn, rule_from_config
 from avatar.pipeline.stage_call import StageTimeout, call_with_timeout
 
 log = logging.getLogger(__name__)
@@ -92,10 +92,7 @@ class VoiceLoop:
         self._utt_voiced_ms = 0.0
         self._barged = False
         self._paused_at: float | None = None
-        rule = BargeInRule(min_ms=cfg.pipeline.barge_in_min_ms,
-                           onset_ms=cfg.pipeline.barge_in_onset_ms if hasattr(sink, "pause") else 0.0,
-                           threshold=cfg.vad.silero_threshold)
-        self._barge = BargeIn(rule, backchannel)
+        self._barge = BargeIn(rule_from_config(cfg, can_pause=hasattr(sink, "pause")), backchannel)
         self._partials_on = cfg.asr.partial_interval_ms > 0 and hasattr(asr, "transcribe")
         self._partial_fresh = False  # _partial_text was transcribed from the current utterance
         self._want_partial = threading.Event()
@@ -282,6 +279,8 @@ class VoiceLoop:
             elif self._voiced:
                 self._utt_voiced_ms += len(frame.pcm) / 16
         probability = getattr(self.endpointer, "probability", 1.0 if self._voiced else 0.0)
+        if self.echo_canceller is not None and hasattr(self.echo_canceller, "near_end"):
+            probability = self.echo_canceller.near_end(probability)  # residual echo is not a voice onset
         words = self._partial_text if self._partial_fresh else None  # None: not transcribed (yet)
         action = self._barge.frame(len(frame.pcm) / 16, probability, utterance_open,
                                    self._utt_voiced_ms if utterance_open else 0.0, words)
