@@ -1,4 +1,6 @@
 """Relevance: a reply carrying values must be about the weekday or name the question asked about."""
+import pytest
+
 from avatar import config
 from avatar.answer.base import Fact
 from avatar.answer.checks import Candidate, check_and_choose
@@ -55,3 +57,18 @@ def test_a_price_or_time_question_needs_a_price_or_time_or_a_decline():
 def test_a_misheard_day_close_to_two_days_accepts_either():
     facts = [Fact("thu", "en", "On Thursday we are open from 10:00 to 19:00.")]
     assert check_relevance("On Thursday we are open from 10:00 to 19:00.", "en", facts, "are you open on tursday").ok
+
+
+@pytest.mark.parametrize("reply, question, fails", [
+    ("Hi", "What's the temperature?", True),
+    ("Goodbye and have a nice day!", "Lock the front door.", True),
+    ("Hallo!", "wo ist die toilette", True),
+    ("Hallo!", "Hallo", False),                                 # a greeting answers a greeting
+    ("Danke, gleichfalls!", "Danke schön", False),
+    ("Goodbye and have a nice day!", "thanks bye", False),
+    ("The café is on level 1.", "hi where is the café", False),  # not only social: judged as usual
+])
+def test_a_greeting_answers_only_something_social(reply, question, fails):
+    lang = "de" if question in ("wo ist die toilette", "Hallo", "Danke schön") else "en"
+    result = check_relevance(reply, lang, [], question)
+    assert result.ok is (not fails)

@@ -1,6 +1,7 @@
 """Relevance: a reply that states facts must be about what was asked (the asked day, the asked name).
 
-A question asking for a price or a time needs a price or a time in the reply (or a decline).
+A question asking for a price or a time needs a price or a time in the reply (or a decline), and
+a greeting or farewell only answers something social ("What's the temperature?" -> "Hi" fails).
 
 Grounding proves every value comes from a fact, not that it is the right fact: asked about Sunday,
 a reply may copy Thursday's hours from a neighbouring fact. When the question names a weekday, or
@@ -35,6 +36,29 @@ _DAY_NAMES = {name: day for names, day in (
     (("montag", "monday"), "mon"), (("dienstag", "tuesday"), "tue"), (("mittwoch", "wednesday"), "wed"),
     (("donnerstag", "thursday"), "thu"), (("freitag", "friday"), "fri"), (("samstag", "saturday"), "sat"),
     (("sonntag", "sunday"), "sun")) for name in names}
+
+
+# A reply made only of these is a greeting or a farewell: it answers "hallo" or "danke", not a question.
+_SOCIAL_REPLY = frozenset("""
+    hi hello hey good morning afternoon evening day goodbye bye see you soon have a nice great lovely and take
+    care welcome there thanks thank too as well same to
+    hallo guten tag morgen abend tschüss auf wiedersehen einen schönen noch bis bald ciao servus moin willkommen
+    herzlich danke ihnen dir auch gleichfalls
+""".split())
+# a question with one of these is social itself: a greeting back is the right answer
+_SOCIAL_CUE = frozenset("""
+    hi hello hey good morning evening bye goodbye thanks thank cheers welcome
+    hallo guten tag morgen abend tschüss wiedersehen danke ciao servus moin grüß gott
+""".split())
+
+
+def greets_instead_of_answering(reply: str, question: str) -> bool:
+    """The reply is only a greeting or farewell ("Hi", "Goodbye and have a nice day!") while the
+    visitor said nothing social: it does not answer them."""
+    words = [w.lower() for w in _WORD.findall(reply)]
+    if not words or not all(w in _SOCIAL_REPLY for w in words):
+        return False
+    return not any(w.lower() in _SOCIAL_CUE for w in _WORD.findall(question))
 
 
 @dataclass
@@ -82,6 +106,8 @@ def asked_kinds(question: str) -> set[str]:
 
 def check_relevance(reply: str, lang: str, facts: Sequence[Fact], question: str) -> RelevanceResult:
     t0 = now()
+    if greets_instead_of_answering(reply, question):
+        return RelevanceResult(False, ["an answer, not a greeting"], [], (now() - t0) * 1000.0)
     content = extract(reply, lang)
     common = common_words(lang)
     reply_names = {n.lower() for n in content.names} - common
