@@ -210,3 +210,20 @@ def test_prompts_beyond_the_models_positions_are_refused_clearly(models):
         lm.generate([7] * 600, OPTS)
     with pytest.raises(ConfigError, match="empty"):
         lm.generate([], OPTS)
+
+
+def test_a_logit_bias_makes_its_token_win_and_the_embedded_codec_maps_decline_bias(models):
+    from avatar.answer.prompt import PromptCodec
+    from avatar import config
+
+    lm = models["avatar-mdlm"]
+    prompt = lm.chat_prompt("Hallo?")
+    plain = lm.generate(prompt, DecodeOptions(gen_length=8, block_length=8, repetition_guard=False))
+    favourite = next(t for t in range(10, lm.vocab_size) if t not in plain.answer_ids)
+    biased = lm.generate(prompt, DecodeOptions(gen_length=8, block_length=8, repetition_guard=False,
+                                               logit_bias=((favourite, 60.0),)))
+    assert biased.answer_ids == [favourite] * 8
+    codec = PromptCodec(lm.tokenizer)
+    cfg = config.load(sets=["llm.decline_bias=1.5"], env={})
+    assert codec.decline_bias(cfg.llm) == ((codec.id["<sorry>"], 1.5),)
+    assert codec.decline_bias(config.load(env={}).llm) == ()  # 0: no bias at all

@@ -36,6 +36,13 @@ class PromptCodec:
         self.mood_ids = {self.id[f"<{m}>"]: m for m in MOODS}
         self.lang_ids = {self.id["<de>"]: "de", self.id["<en>"]: "en"}
 
+    def decline_bias(self, llm_cfg) -> tuple[tuple[int, float], ...]:
+        """llm.decline_bias as a logit bias on the "sorry" mood token, the reply record that says the
+        facts do not answer the question (DecodeOptions.logit_bias): > 0 declines more readily."""
+        value = float(getattr(llm_cfg, "decline_bias", 0.0))
+        token = self.id.get("<sorry>")
+        return ((token, value),) if value and token is not None else ()
+
     def text_ids(self, text: str) -> list[int]:
         return self.tok.encode(text, add_special_tokens=False).ids
 

@@ -66,6 +66,7 @@ class TurnResult:
     stop_before_visitor: bool    # stopped although the visitor had not said a word yet (false barge-in)
     stop_ms: float | None        # visitor's first word -> reply inaudible
     resumed_after_ms: list[float]  # policy "pause": silences the reply resumed after (backchannels)
+    own_echo_pauses: int         # onset pauses before the visitor said a word that then resumed (a stutter)
     mic_clipped: bool            # the simulated microphone signal clipped (levels too hot)
     heard: str | None            # partials "asr": the last partial transcript of the visitor's speech
     asr_ms: list[float]          # partials "asr": time of each partial transcription (the decision waited)
@@ -218,7 +219,8 @@ def simulate_turn(cfg, index, kind, text, reply, clip, at_s, ser_db, h, noise, a
     latency_n = int(round(float(cfg.audio.output_latency_ms) * SAMPLE_RATE / 1000))
     min_ms = float(cfg.pipeline.barge_in_min_ms)
     rule = BargeIn(rule_from_config(cfg), backchannel_rule(min_ms))
-    silent_at: int | None = None  # first sample the visitor's speech silenced the reply
+    silent_at: int | None = None  # first sample of the silence that ended the reply (a pause that resumed does not)
+    echo_pauses = 0               # onset pauses before the visitor said anything, resumed
     taken = False                 # the visitor took the turn: the reply is over
     paused = False
     gaps_ms: list[float] = []
@@ -286,6 +288,9 @@ def simulate_turn(cfg, index, kind, text, reply, clip, at_s, ser_db, h, noise, a
                 speaker.resume(now_n)
                 gaps_ms.append((now_n - pause_n) * 1000 / SAMPLE_RATE)
                 paused = False
+                if first_word is None or pause_n / SAMPLE_RATE < first_word:
+                    echo_pauses += 1  # nobody had spoken: the reply stuttered on its own echo
+                silent_at = None  # it plays again: a later silence is what ends it
             elif action == STOP:
                 speaker.stop(now_n)
                 taken = True
@@ -305,6 +310,9 @@ def simulate_turn(cfg, index, kind, text, reply, clip, at_s, ser_db, h, noise, a
                     speaker.resume(now_n)
                     gaps_ms.append((now_n - pause_n) * 1000 / SAMPLE_RATE)
                     paused = False
+                    if first_word is None or pause_n / SAMPLE_RATE < first_word:
+                        echo_pauses += 1
+                    silent_at = None
                 else:
                     taken = True
         if ended:
@@ -316,7 +324,7 @@ def simulate_turn(cfg, index, kind, text, reply, clip, at_s, ser_db, h, noise, a
                 speech_starts=speech_starts, echo_speech_starts=echo_starts, stopped=taken,
                 stop_before_visitor=bool(silent_at is not None and (first_word is None or silent_at / SAMPLE_RATE < first_word)),
                 stop_ms=None if stop_ms is None or stop_ms < 0 else round(stop_ms, 1),
-                resumed_after_ms=[round(g, 1) for g in gaps_ms], mic_clipped=clipped,
+                resumed_after_ms=[round(g, 1) for g in gaps_ms], own_echo_pauses=echo_pauses, mic_clipped=clipped,
                 heard=heard if partials == "asr" else None, asr_ms=[round(m, 1) for m in asr_ms],
                 duration_s=n / SAMPLE_RATE)
 
@@ -340,10 +348,10 @@ def _summarize(cfg, room_name, turns, aec, partials, policy, echo_cancellation, 
         "barge_in_min_ms": float(cfg.pipeline.barge_in_min_ms),
         "partials": partials,
         "policy": policy,
-        # the reply stopped for good before the visitor said a word: its own echo took the turn
-        "false_barge_ins": int(sum(t.stopped and t.stop_before_visitor for t in turns)),
+        # the reply fell silent for good before the visitor said a word: its own echo took the turn
+        "false_barge_ins": int(sum(t.stop_before_visitor for t in turns)),
         # the onset pause silenced the reply before the visitor spoke, and it resumed (a stutter)
-        "own_echo_pauses": int(sum(t.stop_before_visitor and not t.stopped for t in turns)),
+        "own_echo_pauses": int(sum(t.own_echo_pauses for t in turns)),
         "echo_speech_starts": int(sum(t.echo_speech_starts for t in turns)),
         "mic_clipped_turns": int(sum(t.mic_clipped for t in turns)),
         "backchannels_interrupting": int(sum(t.stopped for t in by_kind["backchannel"])),

@@ -44,6 +44,7 @@ class DecodeOptions:
     order: str = "confidence"     # which positions a step commits: confidence | left_to_right | random
     banned_token_ids: tuple[int, ...] = ()  # never committed (the checks ban unsupported numbers)
     repetition_guard: bool = True
+    logit_bias: tuple[tuple[int, float], ...] = ()  # (token id, nats added to its logit at every position)
 
     def __post_init__(self) -> None:
         if self.gen_length < 1 or self.block_length < 1:
@@ -141,6 +142,9 @@ def decode(lm: "DiffusionLM", prompt_ids: Sequence[int] | torch.Tensor, options:
     is_stop[stop_ids] = True
     banned = torch.tensor(sorted({mask_id, *(t for t in options.banned_token_ids if 0 <= t < lm.vocab_size)}),
                           dtype=torch.long, device=device)
+    bias = [(t, b) for t, b in options.logit_bias if 0 <= t < lm.vocab_size and b]
+    bias_ids = torch.tensor([t for t, _ in bias], dtype=torch.long, device=device)
+    bias_values = torch.tensor([b for _, b in bias], dtype=torch.float32, device=device)
     gen = torch.Generator(device=device).manual_seed(options.seed)
     source = lm.forward.start(prompt, options.prompt_cache)
     steps, stopped, emitted_text, emitted_ids = 0, "length", "", 0
@@ -155,6 +159,8 @@ def decode(lm: "DiffusionLM", prompt_ids: Sequence[int] | torch.Tensor, options:
             cancel.raise_if_cancelled()
             logits = source.logits(x, start, end).to(torch.float32, copy=True)  # banned ids are set in place
             steps += 1
+            if bias:
+                logits[:, bias_ids] += bias_values
             logits[:, banned] = -math.inf
             # 1. predict every masked position of the block
             if options.temperature > 0:  # Gumbel-max sampling, in float64 as low precision hurts quality
