@@ -227,3 +227,14 @@ def test_a_logit_bias_makes_its_token_win_and_the_embedded_codec_maps_decline_bi
     cfg = config.load(sets=["llm.decline_bias=1.5"], env={})
     assert codec.decline_bias(cfg.llm) == ((codec.id["<sorry>"], 1.5),)
     assert codec.decline_bias(config.load(env={}).llm) == ()  # 0: no bias at all
+
+
+def test_first_positions_are_committed_in_the_first_step(models):
+    lm = models["avatar-mdlm"]
+    opts = DecodeOptions(gen_length=8, block_length=8, threshold=1.0, steps_per_block=8, repetition_guard=False)
+    seen = []
+    lm.generate(lm.chat_prompt("Hallo?"), replace(opts, first_positions=(5,)),
+                on_step=lambda b, s, x: seen.append(x.tolist()) if s == 1 else None)
+    first = seen[0]
+    assert first[5] != lm.mask_token_id  # decided first, whatever its confidence
+    assert sum(t != lm.mask_token_id for t in first) == 1  # one per step otherwise

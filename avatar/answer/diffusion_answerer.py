@@ -75,8 +75,7 @@ class DiffusionAnswerer:
 
         opts = DecodeOptions.from_config(cfg.llm)
         limit = int(getattr(self.lm.model.config, "max_answer_len", opts.gen_length))
-        self.options = replace(opts, gen_length=min(opts.gen_length, limit),
-                               logit_bias=self.codec.decline_bias(cfg.llm))
+        self.options = replace(opts, gen_length=min(opts.gen_length, limit), **self.codec.decision_options(cfg.llm))
         self.special_ids = frozenset(i for i in self.codec.id.values() if i is not None)
         from avatar.answer.retrieval_answerer import RetrievalAnswerer
 

@@ -36,6 +36,12 @@ class PromptCodec:
         self.mood_ids = {self.id[f"<{m}>"]: m for m in MOODS}
         self.lang_ids = {self.id["<de>"]: "de", self.id["<en>"]: "en"}
 
+    def decision_options(self, llm_cfg) -> dict:
+        """DecodeOptions fields from the [llm] settings that steer the reply's kind: the decline bias
+        and, with llm.mood_first, the mood (answer position 1) decided before any word of the text."""
+        return {"logit_bias": self.decline_bias(llm_cfg),
+                "first_positions": (1,) if bool(getattr(llm_cfg, "mood_first", False)) else ()}
+
     def decline_bias(self, llm_cfg) -> tuple[tuple[int, float], ...]:
         """llm.decline_bias as a logit bias on the "sorry" mood token, the reply record that says the
         facts do not answer the question (DecodeOptions.logit_bias): > 0 declines more readily."""

@@ -45,6 +45,8 @@ class DecodeOptions:
     banned_token_ids: tuple[int, ...] = ()  # never committed (the checks ban unsupported numbers)
     repetition_guard: bool = True
     logit_bias: tuple[tuple[int, float], ...] = ()  # (token id, nats added to its logit at every position)
+    first_positions: tuple[int, ...] = ()  # answer positions committed in their block's first step, whatever
+                                           # their confidence (the reply's kind before its words)
 
     def __post_init__(self) -> None:
         if self.gen_length < 1 or self.block_length < 1:
@@ -183,6 +185,11 @@ def decode(lm: "DiffusionLM", prompt_ids: Sequence[int] | torch.Tensor, options:
             else:
                 rank = torch.rand(end - start, generator=gen, device=device)
             rank = rank.masked_fill(~masked, -math.inf)
+            if step == 0 and options.first_positions:
+                first = [p - start for p in options.first_positions if start <= p < end and bool(masked[p - start])]
+                if first:
+                    rank[first] = math.inf
+                    k = max(k, len(first))
             chosen = torch.topk(rank, min(k, left)).indices
             x[0, start + chosen] = predicted[chosen]
             committed_conf[start + chosen] = confidence[chosen]

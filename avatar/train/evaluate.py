@@ -153,8 +153,7 @@ def options_for(cfg, lm) -> DecodeOptions:
     """The configured decode options, with the answer window capped at what the model was trained on."""
     opts = DecodeOptions.from_config(cfg.llm)
     limit = int(getattr(lm.model.config, "max_answer_len", opts.gen_length))
-    return replace(opts, gen_length=min(opts.gen_length, limit),
-                   logit_bias=PromptCodec(lm.tokenizer).decline_bias(cfg.llm))
+    return replace(opts, gen_length=min(opts.gen_length, limit), **PromptCodec(lm.tokenizer).decision_options(cfg.llm))
 
 
 
