@@ -32,6 +32,41 @@ def time_to_first_audio(tts: Synthesizer, text: str, lang: str, repeats: int) ->
     return firsts, total_s / audio_s
 
 
+# replies of the sample venue as the answerer gives them (long first clauses)
+REPLIES_EN = [
+    "The current special exhibition is called Light and Shadow and shows photographs from 1900 to today.",
+    "The museum café on the ground floor is open from 10:00 to 17:30 and serves cake.",
+    "Taking photos for private use is allowed, but please without flash or tripod.",
+    "The reduced ticket is 5.50 € for students, trainees and people over 65.",
+    "The whole museum is accessible without steps. You can borrow a wheelchair at the ticket desk.",
+    "It is 07:40, and today is Monday, 30 November.",
+    "I'm sorry, I don't know that for certain here. Please ask our staff.",
+    "Our opening hours: Monday closed; Tuesday and Wednesday from 10:00 to 18:00.",
+]
+
+
+def first_breath(cfg, repeats: int) -> None:
+    """A long first clause whole vs. cut at a phrase boundary (tts.first_breath_chars), interleaved."""
+    variants = {n: Synthesizer(cfg.with_overrides({"tts.first_breath_chars": n, "tts.cache_clauses": 0}).tts, Tracer())
+                for n in (0, int(cfg.tts.first_breath_chars) or 32)}
+    for tts in variants.values():
+        tts.warmup(["en"])
+    firsts = {n: [] for n in variants}
+    chars = {n: [] for n in variants}
+    for _ in range(repeats):
+        for text in REPLIES_EN:
+            for n, tts in variants.items():
+                ms, _ = time_to_first_audio(tts, text, "en", 1)
+                firsts[n] += ms
+                chars[n].append(len(next(tts.synthesize(text, "en")).text))
+    print(f"time to first audio of {len(REPLIES_EN)} English replies x {repeats} (ms)")
+    for n in variants:
+        label = "whole first clause" if n == 0 else f"first breath <= {n} chars"
+        xs = sorted(firsts[n])
+        print(f"  {label:26s} median {statistics.median(xs):7.1f}  p90 {xs[int(0.9 * (len(xs) - 1))]:7.1f}  "
+              f"first piece {statistics.median(chars[n]):.0f} chars (median)")
+
+
 def _stock_piper(info):
     from piper.voice import PiperVoice
 
@@ -43,8 +78,12 @@ def _stock_piper(info):
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeats", type=int, default=9)
+    parser.add_argument("--first-breath", action="store_true", help="compare a whole first clause with a cut one")
     args = parser.parse_args(argv)
     cfg = config.load()
+    if args.first_breath:
+        first_breath(cfg, args.repeats)
+        return 0
     variants = [("en", "piper + alignments", {"tts.alignments": True, "tts.threads": 1}),
                 ("en", "piper, no alignments", {"tts.alignments": False, "tts.threads": 1}),
                 ("en", "piper, 2 threads", {"tts.alignments": True, "tts.threads": 2}),
