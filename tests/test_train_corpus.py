@@ -49,3 +49,18 @@ def test_week_hours_group_equal_days():
     o = ({"de": "10:00", "en": "10:00"}, {"de": "18:00", "en": "18:00"})
     text = corpus.week_hours_text([None, o, o, o, o, o, o], "de")
     assert text == "Unsere Öffnungszeiten: Montag geschlossen; Dienstag bis Sonntag von 10:00 bis 18:00 Uhr."
+
+
+def test_the_decline_share_moves_only_the_training_mix():
+    from collections import Counter
+
+    def kinds(**kw):
+        stream = corpus.examples(3, **kw)
+        return Counter(next(stream).kind for _ in range(3000))
+
+    default, more = kinds(), kinds(decline_share=0.25)
+    assert abs(default["decline"] / 3000 - 0.15) < 0.03 and abs(more["decline"] / 3000 - 0.25) < 0.03
+    assert abs(more["smalltalk"] - default["smalltalk"]) < 90  # the other kinds keep their shares ...
+    assert more["fact"] < default["fact"]  # ... and fact questions give up the difference
+    first = [e.question for e in corpus.take(corpus.examples(3), 20)]
+    assert first == [e.question for e in corpus.take(corpus.examples(3, decline_share=0.15), 20)]

@@ -16,6 +16,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--batch", type=int, default=24)
     parser.add_argument("--size", default="base", choices=["base", "tiny"], help="model size preset")
     parser.add_argument("--threads", type=int, default=1, help="CPU threads for torch")
+    parser.add_argument("--decline-share", type=float, default=0.15,
+                        help="share of unanswerable questions in the training mix (evaluation keeps 0.15)")
     parser.add_argument("--device", default="", help="cpu | cuda (default: cuda when present)")
 
 
@@ -23,7 +25,8 @@ def run(args, cfg) -> int:
     from avatar.train.trainer import TrainOptions, train
 
     opts = TrainOptions(out=resolve(args.out), steps=args.steps, minutes=args.minutes, seed=args.seed,
-                        resume=args.resume, batch=args.batch, size=args.size, threads=args.threads, device=args.device)
+                        resume=args.resume, batch=args.batch, size=args.size, threads=args.threads, device=args.device,
+                        decline_share=args.decline_share)
     result = train(opts)
     (opts.out / "train_result.json").write_text(json.dumps(result, indent=1))
     print(f"trained {result['steps']} steps in {result['seconds'] / 60:.1f} min, loss {result['loss']:.3f}; "

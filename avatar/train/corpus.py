@@ -686,13 +686,18 @@ def _ask(rng: random.Random, item: Item, lang: str) -> str:
     return asr_style(q, lang, rng) if rng.random() < 0.5 else q
 
 
-def make_example(rng: random.Random, venue: Venue, lang: str | None = None) -> Example:
+DECLINE_SHARE = 0.15  # unanswerable questions in the mix (the held-out evaluation always uses this)
+
+
+def make_example(rng: random.Random, venue: Venue, lang: str | None = None,
+                 decline_share: float = DECLINE_SHARE) -> Example:
     lang = lang or rng.choice(("de", "en"))
     r = rng.random()
     if r < 0.10:
         return _small_talk(rng, venue, lang)
-    if r < 0.25:
+    if r < 0.10 + decline_share:
         return _decline(rng, venue, lang)
+    r -= decline_share - DECLINE_SHARE  # the other kinds keep their order; facts give up the difference
     if r < 0.35:
         ex = _follow_up(rng, venue, lang)
         if ex:
@@ -781,13 +786,13 @@ def _small_talk(rng: random.Random, venue: Venue, lang: str) -> Example:
 TRAIN_SEEDS = range(0, 10**9, 2)  # even venue seeds train, odd ones are held out
 
 
-def examples(seed: int, held_out: bool = False) -> Iterator[Example]:
+def examples(seed: int, held_out: bool = False, decline_share: float = DECLINE_SHARE) -> Iterator[Example]:
     """An endless, reproducible stream of examples; a new venue every few examples."""
     rng = random.Random(seed * 7919 + (1 if held_out else 0))
     while True:
         venue = Venue(2 * rng.randrange(10**8) + (1 if held_out else 0))
         for _ in range(8):
-            yield make_example(rng, venue)
+            yield make_example(rng, venue, decline_share=decline_share)
 
 
 def take(stream: Iterator[Example], n: int) -> list[Example]:

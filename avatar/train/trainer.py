@@ -48,11 +48,12 @@ class TrainOptions:
     model: dict | None = None        # further AvatarMDLMConfig overrides
     device: str = ""
     threads: int = 1                 # on a busy shared CPU one thread beats two waiting on each other
+    decline_share: float = corpus.DECLINE_SHARE  # unanswerable questions in the training mix
 
 
 def batches(codec: PromptCodec, opts: TrainOptions, start_step: int):
     """(prompt_ids, reply_ids) tensors; the stream is seeded by the step, so a resumed run goes on reproducibly."""
-    stream = corpus.examples(opts.seed * 1_000_003 + start_step)
+    stream = corpus.examples(opts.seed * 1_000_003 + start_step, decline_share=opts.decline_share)
     rng = random.Random(opts.seed + start_step)
     pad = codec.id["<pad>"]
     while True:
