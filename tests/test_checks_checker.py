@@ -229,3 +229,12 @@ def test_with_verify_self_consistency_remasks_only_the_content():
                            predictor=predictor(), clock=clock, verify=verify)
     assert len(dec.calls) == 1 and seen == [("We close at 6 pm.", ["6 pm"])]
     assert out.checks["agreement"] is True and "self_consistency" in out.checks["passes"]
+
+
+def test_a_garbled_decline_is_never_said():
+    clock = FakeClock()
+    dec = ScriptedDecoder(clock, lambda v, banned: "Sorry, in speak't know that.", mood="sorry")
+    out = check_and_choose("Where can I leave my coat?", "en", FACTS, dec, cfg(self_consistency=False),
+                           budget_ms=100, tracer=Tracer(), predictor=predictor(), clock=clock)
+    assert out.fallback_used and out.reply == NOT_KNOWN["en"]
+    assert any("decline" in p for p in out.checks["schema_problems"])

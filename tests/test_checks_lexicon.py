@@ -1,4 +1,4 @@
-from avatar.answer.checks.lexicon import unknown_words
+from avatar.answer.checks.lexicon import garbled_decline, unknown_words
 
 
 def test_glued_subword_pieces_are_unknown_words():
@@ -11,3 +11,12 @@ def test_words_from_the_facts_and_question_are_allowed():
     facts = ["The Zeppelinsaal is on the second floor."]
     assert unknown_words("The Zeppelinsaal is on the second floor.", facts) == []
     assert unknown_words("Guten Tag! Die Garderobe ist im Untergeschoss.", ["Wo ist die Garderobe?"]) == []
+
+
+def test_a_decline_is_said_the_way_the_model_learned_it_or_not_at_all():
+    assert garbled_decline("Sorry, in speak't know that.", "en")
+    assert garbled_decline("Das kann ich leider Schließfach nicht Eingang sagen.", "de")
+    assert not garbled_decline("I can't tell you that, sorry. Please ask at the information desk.", "en")
+    assert not garbled_decline("Dazu habe ich leider keine Information. Unser Personal hilft Ihnen gern weiter.", "de")
+    assert not garbled_decline("I'm sorry, I don't know that for certain here. Please ask our staff, "
+                               "they will be happy to help.", "en")  # the fallback's own decline

@@ -19,6 +19,7 @@ def test_each_malformation_is_named():
         "end like a sentence": Candidate("The café is on the first", "en", "info"),
         "repeated": Candidate("The café is is is upstairs.", "en", "info"),
         "longer than": Candidate("word " * 80 + "end.", "en", "info"),
+        "fragment": Candidate("The toilets are in the basement. d.", "en", "info"),
     }
     for needle, cand in cases.items():
         result = check_schema(cand, "en")
@@ -52,3 +53,9 @@ def test_a_doubled_word_is_a_decoder_loop_but_not_across_a_sentence_break():
 def test_a_reply_that_switches_language_half_way_is_malformed():
     cand = Candidate("Geschichte ist der into another check the sonntags the batteries.", "de", "info")
     assert "text mixes German and English" in check_schema(cand, "de").problems
+
+
+def test_initials_and_abbreviations_are_not_fragments():
+    for text in ("Kinder zahlen z. B. nichts.", "Fragen Sie Dr. B. Weber.", "The guide is J. Smith."):
+        assert check_schema(Candidate(text, "de" if "Kinder" in text or "Fragen" in text else "en", "info"),
+                            "de" if "Kinder" in text or "Fragen" in text else "en").ok, text

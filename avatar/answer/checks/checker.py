@@ -24,7 +24,7 @@ from avatar.answer.checks.grounding import banned_strings, check_grounding
 from avatar.answer.checks.policy import CostPredictor, TurnBudget
 from avatar.answer.checks.relevance import check_relevance
 from avatar.answer.checks.remask import content_surfaces
-from avatar.answer.checks.lexicon import unknown_words
+from avatar.answer.checks.lexicon import garbled_decline, unknown_words
 from avatar.answer.checks.schema import check_schema
 from avatar.cancel import NEVER, CancelToken
 from avatar.trace import TRACER, Tracer, now
@@ -300,6 +300,9 @@ def check_and_choose(question: str, lang: str, facts: Sequence[Fact], decode: De
                     if unknown:
                         s.ok = False
                         s.problems.append("unknown words: " + ", ".join(unknown))
+                    if cand.mood == "sorry" and garbled_decline(cand.text, lang):
+                        s.ok = False
+                        s.problems.append("a decline in words the model never learned for one")
                 span["outcome"] = "pass" if s.ok else "fail"
                 if s.problems:
                     span["problems"] = s.problems

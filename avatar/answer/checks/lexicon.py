@@ -35,3 +35,23 @@ def unknown_words(reply: str, context: Iterable[str]) -> list[str]:
     lexicon = corpus_lexicon()
     allowed = {w for text in context for w in words_of(text)}
     return [w for w in words_of(reply) if len(w) > 2 and w not in lexicon and w not in allowed]
+
+
+@lru_cache(maxsize=2)
+def decline_words(lang: str) -> frozenset[str]:
+    """The words of the declines the model learned (the corpus's "sorry" replies) and the fallback's."""
+    from avatar.answer.checks.fallback import NOT_KNOWN
+    from avatar.train.corpus import DECLINE
+
+    lang = lang if lang in DECLINE else "en"
+    return frozenset(w for text in [*DECLINE[lang], NOT_KNOWN[lang]] for w in words_of(text))
+
+
+def garbled_decline(reply: str, lang: str, min_share: float = 0.85) -> bool:
+    """A "sorry" reply is a decline, and the model learned only a few ways to say one: a reply with
+    that mood made mostly of other words ("Sorry, in speak't know that.") is garbled."""
+    words = words_of(reply)
+    if not words:
+        return False
+    known = decline_words(lang)
+    return sum(w in known for w in words) / len(words) < min_share

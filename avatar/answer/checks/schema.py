@@ -63,6 +63,11 @@ def mixes_languages(text: str) -> bool:
     return all(sum(w in fw for w in words) >= 2 for fw in _EXCLUSIVE_WORDS.values())
 
 
+# "... in the basement. d." / "... kostenlos. F.": a lone letter after a real sentence end
+# (a word of 3+ letters before the period, so "z. B." and initials are not fragments)
+_FRAGMENT = re.compile(r"[^\W\d_]{3,}[.!?]\s+[^\W\d_][.!?]*$")
+
+
 def _repeats(words: list[str]) -> bool:
     """A decoder loop: a word twice in a row ("fährt fährt"; "die die" only thrice), or a 2-4 word run twice."""
     for i in range(len(words) - 1):
@@ -107,6 +112,8 @@ def check_schema(candidate: Candidate, question_lang: str, moods=DEFAULT_MOODS, 
         cut = candidate.decode_info.get("stopped") == "length"
         if not _SENTENCE_END.search(stripped) and (len(words) >= SHORT_REPLY_WORDS or cut):
             problems.append("text does not end like a sentence")
+        if _FRAGMENT.search(stripped):
+            problems.append("a sentence fragment after the reply's end")
         if any(_repeats([w.lower() for w in _WORD.findall(part)]) for part in _CLAUSE_BREAK.split(stripped)):
             problems.append("repeated words (decoder loop)")
         spoken = text_language(stripped)
