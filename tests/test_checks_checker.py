@@ -37,6 +37,7 @@ class ScriptedDecoder:
 
 def cfg(**checks):
     checks.setdefault("max_extra_ratio", 0)  # these tests give budgets in ms; the ratio cap has its own test
+    checks.setdefault("word_pairs", False)  # scripted replies are not the embedded model's; its own test below
     return config.load(sets=[f"checks.{k}={v!r}".replace("'", '"') if isinstance(v, str) else
                              f"checks.{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in checks.items()],
                        env={})
@@ -238,3 +239,12 @@ def test_a_garbled_decline_is_never_said():
                            budget_ms=100, tracer=Tracer(), predictor=predictor(), clock=clock)
     assert out.fallback_used and out.reply == NOT_KNOWN["en"]
     assert any("decline" in p for p in out.checks["schema_problems"])
+
+
+def test_words_strung_in_an_order_the_model_never_learned_are_not_said():
+    clock = FakeClock()
+    dec = ScriptedDecoder(clock, lambda v, banned: "If is is help is.")
+    out = check_and_choose("We feel what is this.", "en", FACTS, dec, cfg(self_consistency=False, word_pairs=True),
+                           budget_ms=100, tracer=Tracer(), predictor=predictor(), clock=clock)
+    assert out.fallback_used and "If is" not in out.reply
+    assert any("word pairs" in p for p in out.checks["schema_problems"])

@@ -1,4 +1,4 @@
-from avatar.answer.checks.lexicon import garbled_decline, unknown_words
+from avatar.answer.checks.lexicon import garbled_decline, unknown_pairs, unknown_words
 
 
 def test_glued_subword_pieces_are_unknown_words():
@@ -20,3 +20,12 @@ def test_a_decline_is_said_the_way_the_model_learned_it_or_not_at_all():
     assert not garbled_decline("Dazu habe ich leider keine Information. Unser Personal hilft Ihnen gern weiter.", "de")
     assert not garbled_decline("I'm sorry, I don't know that for certain here. Please ask our staff, "
                                "they will be happy to help.", "en")  # the fallback's own decline
+
+
+def test_word_pairs_the_corpus_never_had_are_unknown_unless_the_facts_have_them():
+    assert {"if is", "is help", "help is"} <= set(unknown_pairs("If is is help is.", ["We feel what is this."]))
+    assert unknown_pairs("Am Sonntag haben wir von 11:00 bis bis 20:00 Uhr geöffnet.", []) == ["bis bis"]
+    assert unknown_pairs("Die Garderobe ist im Untergeschoss.", ["Wo ist die Garderobe?"]) == []
+    fact = "Last entry is half an hour before closing time."
+    assert unknown_pairs(fact, [fact]) == []  # said as the fact says it
+    assert unknown_pairs("Admission is 9 € for adults.", []) == []  # numbers stand as one kind of word

@@ -24,7 +24,7 @@ from avatar.answer.checks.grounding import banned_strings, check_grounding
 from avatar.answer.checks.policy import CostPredictor, TurnBudget
 from avatar.answer.checks.relevance import check_relevance
 from avatar.answer.checks.remask import content_surfaces
-from avatar.answer.checks.lexicon import garbled_decline, unknown_words
+from avatar.answer.checks.lexicon import garbled_decline, unknown_pairs, unknown_words
 from avatar.answer.checks.schema import check_schema
 from avatar.cancel import NEVER, CancelToken
 from avatar.trace import TRACER, Tracer, now
@@ -296,10 +296,15 @@ def check_and_choose(question: str, lang: str, facts: Sequence[Fact], decode: De
             with tracer.span(SPAN_PREFIX + "schema", turn=turn, track=TRACK, variant=cand.variant) as span:
                 s = check_schema(cand, lang, tuple(c.moods), c.max_reply_chars, c.max_reply_words)
                 if c.lexicon:  # glued sub-word pieces ("exhibitionoth") are not a reply to speak
-                    unknown = unknown_words(cand.text, [f.text for f in facts] + [question])
+                    context = [f.text for f in facts] + [question]
+                    unknown = unknown_words(cand.text, context)
                     if unknown:
                         s.ok = False
                         s.problems.append("unknown words: " + ", ".join(unknown))
+                    odd = unknown_pairs(cand.text, context) if getattr(c, "word_pairs", False) else []
+                    if odd:  # words in an order the model never saw: "If is is help is", "bis bis"
+                        s.ok = False
+                        s.problems.append("unknown word pairs: " + ", ".join(odd))
                     if cand.mood == "sorry" and garbled_decline(cand.text, lang):
                         s.ok = False
                         s.problems.append("a decline in words the model never learned for one")

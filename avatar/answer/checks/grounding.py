@@ -126,9 +126,10 @@ def banned_strings(result: GroundingResult, facts: Sequence[Fact]) -> frozenset[
 def warmup(langs=("de", "en")) -> None:
     """Stem the common words, compile the patterns and read the lexicon now, not in the first
     visitor's turn."""
-    from avatar.answer.checks.lexicon import corpus_lexicon
+    from avatar.answer.checks.lexicon import corpus_lexicon, corpus_pairs
 
     corpus_lexicon()
+    corpus_pairs()
     for lang in langs:
         _common_stems(lang)
         check_grounding("Am Montag um 18 Uhr für 3,50 € im 2. Stock, Raum B1.", lang,

@@ -30,6 +30,38 @@ def corpus_lexicon() -> frozenset[str]:
     return frozenset(seen)
 
 
+_TOKEN = re.compile(r"[^\W\d_]+|\d+(?:[.,:]\d+)*", re.UNICODE)
+
+
+def word_pairs(text: str) -> list[tuple[str, str]]:
+    """Adjacent words of a text, lower case, every number as "#" (punctuation does not separate)."""
+    tokens = ["#" if t[0].isdigit() else t.lower() for t in _TOKEN.findall(text)]
+    return list(zip(tokens, tokens[1:]))
+
+
+@lru_cache(maxsize=1)
+def corpus_pairs() -> frozenset[tuple[str, str]]:
+    """The word pairs of the training corpus (replies, questions, facts, small talk)."""
+    from avatar.train.corpus import examples, small_talk_pairs, take
+
+    seen: set[tuple[str, str]] = set()
+    for ex in take(examples(0), LEXICON_EXAMPLES):
+        for text in (ex.reply, ex.question, *ex.facts):
+            seen.update(word_pairs(text))
+    for pairs in small_talk_pairs().values():
+        for question, reply in pairs:
+            seen.update(word_pairs(question) + word_pairs(reply))
+    return frozenset(seen)
+
+
+def unknown_pairs(reply: str, context: Iterable[str]) -> list[str]:
+    """Adjacent word pairs of the reply found neither in the corpus nor in the context: words the
+    model strung together in an order it never saw ("If is is help is")."""
+    known = corpus_pairs()
+    allowed = {p for text in context for p in word_pairs(text)}
+    return [f"{a} {b}" for a, b in word_pairs(reply) if (a, b) not in known and (a, b) not in allowed]
+
+
 def unknown_words(reply: str, context: Iterable[str]) -> list[str]:
     """Words of the reply (3+ letters) found neither in the corpus lexicon nor in the context."""
     lexicon = corpus_lexicon()
