@@ -59,3 +59,8 @@ def test_initials_and_abbreviations_are_not_fragments():
     for text in ("Kinder zahlen z. B. nichts.", "Fragen Sie Dr. B. Weber.", "The guide is J. Smith."):
         assert check_schema(Candidate(text, "de" if "Kinder" in text or "Fragen" in text else "en", "info"),
                             "de" if "Kinder" in text or "Fragen" in text else "en").ok, text
+
+
+def test_a_reply_needs_a_real_word_but_a_greeting_may_be_short():
+    assert any("three letters" in p for p in check_schema(Candidate("id", "en", "neutral"), "en").problems)
+    assert check_schema(Candidate("Hi!", "en", "happy"), "en").ok  # relevance decides whether it fits

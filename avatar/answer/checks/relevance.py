@@ -39,7 +39,7 @@ _DAY_NAMES = {name: day for names, day in (
 
 
 # A reply made only of these is a greeting or a farewell: it answers "hallo" or "danke", not a question.
-_SOCIAL_REPLY = frozenset("""
+SOCIAL_REPLY_WORDS = frozenset("""
     hi hello hey good morning afternoon evening day goodbye bye see you soon have a nice great lovely and take
     care welcome there thanks thank too as well same to
     hallo guten tag morgen abend tschüss auf wiedersehen einen schönen noch bis bald ciao servus moin willkommen
@@ -56,7 +56,7 @@ def greets_instead_of_answering(reply: str, question: str) -> bool:
     """The reply is only a greeting or farewell ("Hi", "Goodbye and have a nice day!") while the
     visitor said nothing social: it does not answer them."""
     words = [w.lower() for w in _WORD.findall(reply)]
-    if not words or not all(w in _SOCIAL_REPLY for w in words):
+    if not words or not all(w in SOCIAL_REPLY_WORDS for w in words):
         return False
     return not any(w.lower() in _SOCIAL_CUE for w in _WORD.findall(question))
 

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from avatar.answer.checks.candidate import Candidate
+from avatar.answer.checks.relevance import SOCIAL_REPLY_WORDS
 from avatar.trace import now
 
 LANGUAGES = ("de", "en")
@@ -112,8 +113,8 @@ def check_schema(candidate: Candidate, question_lang: str, moods=DEFAULT_MOODS, 
         cut = candidate.decode_info.get("stopped") == "length"
         if not _SENTENCE_END.search(stripped) and (len(words) >= SHORT_REPLY_WORDS or cut):
             problems.append("text does not end like a sentence")
-        if not any(len(w) >= 3 for w in words):
-            problems.append("no word of three letters or more")
+        if not any(len(w) >= 3 for w in words) and not all(w in SOCIAL_REPLY_WORDS for w in words):
+            problems.append("no word of three letters or more")  # "id"; "Hi" is judged by relevance
         if _FRAGMENT.search(stripped):
             problems.append("a sentence fragment after the reply's end")
         if any(_repeats([w.lower() for w in _WORD.findall(part)]) for part in _CLAUSE_BREAK.split(stripped)):
