@@ -226,7 +226,7 @@ def test_a_logit_bias_makes_its_token_win_and_the_embedded_codec_maps_decline_bi
     codec = PromptCodec(lm.tokenizer)
     cfg = config.load(sets=["llm.decline_bias=1.5"], env={})
     assert codec.decline_bias(cfg.llm) == ((codec.id["<sorry>"], 1.5),)
-    assert codec.decline_bias(config.load(env={}).llm) == ()  # 0: no bias at all
+    assert codec.decline_bias(config.load(sets=["llm.decline_bias=0"], env={}).llm) == ()  # 0: no bias at all
 
 
 def test_first_positions_are_committed_in_the_first_step(models):
