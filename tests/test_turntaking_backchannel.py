@@ -6,7 +6,7 @@ import pytest
 from avatar.vad.backchannel import MAX_BACKCHANNEL_MS, is_backchannel, is_backchannel_text
 
 
-@pytest.mark.parametrize("text", ["Mhm.", "ja", "Genau!", "okay", "OK", "Yeah.", "yes", "right", "aha",
+@pytest.mark.parametrize("text", ["Mhm.", "ja", "Ya.", "Genau!", "okay", "OK", "Yeah.", "yes", "right", "aha",
                                   "Uh-huh.", "uh huh", "stimmt", "Ja, genau.", "Okay, mhm", "I see.", "ach so"])
 def test_acknowledgements_are_backchannels(text):
     assert is_backchannel_text(text)

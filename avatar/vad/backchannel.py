@@ -12,7 +12,8 @@ import re
 BACKCHANNEL_WORDS = frozenset({
     "mhm", "mm", "mmh", "mhmm", "hm", "hmm", "hmhm", "aha", "ah", "oh", "ach", "achso",
     "ja", "jo", "jap", "jawohl", "genau", "okay", "ok", "okey", "gut", "super", "stimmt", "klar", "richtig",
-    "yeah", "yes", "yep", "yup", "right", "uh-huh", "sure", "cool", "great", "alright", "danke", "thanks",
+    "yeah", "ya", "yah", "yes", "yep", "yup", "right", "uh-huh", "sure", "cool", "great", "alright",
+    "danke", "thanks",
 })
 # Acknowledgements of more than one word, and ASR spellings of "uh-huh".
 _PHRASES = {"i see": "ok", "ach so": "ok", "alles klar": "ok", "all right": "ok", "uh huh": "uh-huh"}
