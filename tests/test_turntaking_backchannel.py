@@ -14,9 +14,18 @@ def test_acknowledgements_are_backchannels(text):
 
 
 @pytest.mark.parametrize("text", ["Stopp", "Wait", "ja, wo ist die Toilette?", "yes, but where is it",
-                                  "I", "okay and the café?", "Wie bitte?"])
+                                  "okay and the café?", "Wie bitte?", "Where?", "nein"])
 def test_real_turns_are_not_backchannels(text):
     assert not is_backchannel(400.0, text)
+
+
+@pytest.mark.parametrize("heard", ["Get out.", "come out", "life", "in time.", "Brian"])
+def test_a_misheard_short_acknowledgement_is_still_one(heard):
+    """Whisper's readings of a short "genau" / "right" over the reply: a word or two under 600 ms
+    that does not ask for the turn lets the reply go on; the same words spoken longer stop it."""
+    assert is_backchannel(450.0, heard)
+    assert not is_backchannel(700.0, heard)
+    assert not is_backchannel(450.0, "I want the café")
 
 
 def test_without_a_transcript_the_length_decides():

@@ -20,6 +20,12 @@ _PHRASES = {"i see": "ok", "ach so": "ok", "alles klar": "ok", "all right": "ok"
 MAX_BACKCHANNEL_MS = 1500.0  # longer than this is a turn whatever the words
 MAX_WORDLESS_MS = 800.0      # speech the recogniser found no words in, shorter than this: "mhm", a laugh
 DEFAULT_MIN_MS = 240.0       # cfg.pipeline.barge_in_min_ms
+MAX_SHORT_MS = 600.0         # one or two words shorter than this are an acknowledgement the recogniser misread
+# ... unless one of them asks for the turn ("Stopp!", "Wait", "Wie bitte?", "Where?")
+TURN_WORDS = frozenset("""
+    stop stopp wait warte warten halt moment nein no not nicht hey hallo hello what was wie where wo wann when
+    who wer why warum how again nochmal noch repeat sorry entschuldigung excuse pardon bitte please help hilfe
+""".split())
 
 _WORD = re.compile(r"[\w'-]+", re.UNICODE)
 
@@ -47,7 +53,12 @@ def is_backchannel(duration_ms: float, partial_text: str | None = "", min_ms: fl
         return False
     text = (partial_text or "").strip()
     if text:
-        return is_backchannel_text(text)
+        if is_backchannel_text(text):
+            return True
+        # Whisper turns a short "genau" into "Get out", "right" into "life": a word or two this
+        # short is an acknowledgement unless it asks for the turn
+        words = words_of(text)
+        return duration_ms < MAX_SHORT_MS and len(words) <= 2 and not any(w in TURN_WORDS for w in words)
     if transcribed:
         return duration_ms < MAX_WORDLESS_MS
     return duration_ms < min_ms
