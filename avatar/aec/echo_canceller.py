@@ -52,7 +52,7 @@ class EchoCanceller:
         self._rtc = None
         # double talk: the canceller removes the echo but not the visitor, so a frame whose output keeps
         # most of its input energy while the loudspeaker plays holds a voice that is not the avatar's
-        self.doubletalk_db = float(_setting(cfg_echo, "doubletalk_db", -15.0))
+        self.doubletalk_db = float(_setting(cfg_echo, "doubletalk_db", -10.0))
         self.kept_db = 0.0           # last frame: output energy over input energy
         self.reference_active = False  # last frame: the loudspeaker was playing, or its sound still rings in the room
         self._ref_quiet_chunks = _TAIL_CHUNKS  # 10 ms chunks since the loudspeaker last played

@@ -232,6 +232,15 @@ def simulate_turn(cfg, index, kind, text, reply, clip, at_s, ser_db, h, noise, a
     heard: str | None = None  # partials "asr": what the recogniser made of the speech so far
     heard_at = 0.0
     asr_ms: list[float] = []
+
+    def resume(now_n: int, pause_n: int) -> None:
+        """The paused reply plays again; a pause before the visitor's first word was its own echo."""
+        nonlocal echo_pauses
+        speaker.resume(now_n)
+        gaps_ms.append((now_n - pause_n) * 1000 / SAMPLE_RATE)
+        if first_word is None or pause_n / SAMPLE_RATE < first_word:
+            echo_pauses += 1  # nobody had spoken: the reply stuttered on its own echo
+
     for k in range(0, n, frame_n):
         if speaker.playing(k):  # the sink plays this block now: the canceller's reference
             block = speaker.played[k:min(k + frame_n, speaker.until)].astype(np.int16)
@@ -285,12 +294,8 @@ def simulate_turn(cfg, index, kind, text, reply, clip, at_s, ser_db, h, noise, a
                 paused, pause_n = True, now_n
                 silent_at = now_n if silent_at is None else silent_at
             elif action == RESUME and paused:
-                speaker.resume(now_n)
-                gaps_ms.append((now_n - pause_n) * 1000 / SAMPLE_RATE)
-                paused = False
-                if first_word is None or pause_n / SAMPLE_RATE < first_word:
-                    echo_pauses += 1  # nobody had spoken: the reply stuttered on its own echo
-                silent_at = None  # it plays again: a later silence is what ends it
+                resume(now_n, pause_n)
+                paused, silent_at = False, None  # it plays again: a later silence is what ends it
             elif action == STOP:
                 speaker.stop(now_n)
                 taken = True
@@ -307,12 +312,8 @@ def simulate_turn(cfg, index, kind, text, reply, clip, at_s, ser_db, h, noise, a
                 silent_at = now_n if silent_at is None else silent_at
             elif ended and paused:
                 if is_backchannel(voiced, partial, min_ms, transcribed):
-                    speaker.resume(now_n)
-                    gaps_ms.append((now_n - pause_n) * 1000 / SAMPLE_RATE)
-                    paused = False
-                    if first_word is None or pause_n / SAMPLE_RATE < first_word:
-                        echo_pauses += 1
-                    silent_at = None
+                    resume(now_n, pause_n)
+                    paused, silent_at = False, None
                 else:
                     taken = True
         if ended:

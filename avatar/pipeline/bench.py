@@ -27,8 +27,6 @@ MODES = {
 }
 
 
-
-
 def mode_overrides(mode: str) -> dict:
     """A named design, or `streaming+section.key=value[,section.key=value]`: the streaming design
     with those settings (`avatar bench --vs ...` compares a setting side by side)."""

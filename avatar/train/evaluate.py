@@ -100,13 +100,13 @@ def held_out_examples(n: int, seed: int = 1) -> list[corpus.Example]:
 
 def evaluate(lm, examples: list[corpus.Example], options: DecodeOptions, name: str) -> tuple[Report, list[Scored]]:
     codec = PromptCodec(lm.tokenizer)
+    stops = set(lm.eos_token_ids)
     rows = []
     for ex in examples:
         prompt = codec.prompt_ids(ex.facts, ex.history, ex.question)
         result = lm.generate(prompt, options)
         record = codec.parse_reply(result.answer_ids)
         row = score(ex, record, result.ms, result.steps, max(0, result.tokens - 3))
-        stops = set(lm.eos_token_ids)
         end = next((i for i, t in enumerate(result.answer_ids) if t in stops), len(result.answer_ids))
         row.confidence_min = confidence_stats(result.confidence, range(end))["confidence_min"]
         rows.append(row)
@@ -154,7 +154,6 @@ def options_for(cfg, lm) -> DecodeOptions:
     opts = DecodeOptions.from_config(cfg.llm)
     limit = int(getattr(lm.model.config, "max_answer_len", opts.gen_length))
     return replace(opts, gen_length=min(opts.gen_length, limit), **PromptCodec(lm.tokenizer).decision_options(cfg.llm))
-
 
 
 # Questions about the sample venue (assets/venues/sample) and a word the right reply holds; None = decline.

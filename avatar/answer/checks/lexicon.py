@@ -15,19 +15,9 @@ def words_of(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text)]
 
 
-@lru_cache(maxsize=1)
 def corpus_lexicon() -> frozenset[str]:
     """The words of the training corpus's replies, questions and facts (train seeds, deterministic)."""
-    from avatar.train.corpus import examples, small_talk_pairs, take
-
-    seen: set[str] = set()
-    for ex in take(examples(0), LEXICON_EXAMPLES):
-        for text in (ex.reply, ex.question, *ex.facts):
-            seen.update(words_of(text))
-    for pairs in small_talk_pairs().values():  # rare small-talk words: all of them, not a sample
-        for question, reply in pairs:
-            seen.update(words_of(question) + words_of(reply))
-    return frozenset(seen)
+    return _corpus_tables()[0]
 
 
 _TOKEN = re.compile(r"[^\W\d_]+|\d+(?:[.,:]\d+)*", re.UNICODE)
@@ -39,19 +29,25 @@ def word_pairs(text: str) -> list[tuple[str, str]]:
     return list(zip(tokens, tokens[1:]))
 
 
-@lru_cache(maxsize=1)
 def corpus_pairs() -> frozenset[tuple[str, str]]:
     """The word pairs of the training corpus (replies, questions, facts, small talk)."""
+    return _corpus_tables()[1]
+
+
+@lru_cache(maxsize=1)
+def _corpus_tables() -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
+    """Words and adjacent word pairs of the corpus, read in one pass (~3 s, once at warm-up)."""
     from avatar.train.corpus import examples, small_talk_pairs, take
 
-    seen: set[tuple[str, str]] = set()
-    for ex in take(examples(0), LEXICON_EXAMPLES):
-        for text in (ex.reply, ex.question, *ex.facts):
-            seen.update(word_pairs(text))
-    for pairs in small_talk_pairs().values():
-        for question, reply in pairs:
-            seen.update(word_pairs(question) + word_pairs(reply))
-    return frozenset(seen)
+    texts = [t for ex in take(examples(0), LEXICON_EXAMPLES) for t in (ex.reply, ex.question, *ex.facts)]
+    # rare small-talk words: all of them, not a sample
+    texts += [t for pairs in small_talk_pairs().values() for pair in pairs for t in pair]
+    words: set[str] = set()
+    pairs: set[tuple[str, str]] = set()
+    for text in texts:
+        words.update(words_of(text))
+        pairs.update(word_pairs(text))
+    return frozenset(words), frozenset(pairs)
 
 
 def unknown_pairs(reply: str, context: Iterable[str]) -> list[str]:
