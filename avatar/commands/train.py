@@ -18,6 +18,11 @@ def add_arguments(parser) -> None:
     parser.add_argument("--threads", type=int, default=1, help="CPU threads for torch")
     parser.add_argument("--decline-share", type=float, default=0.15,
                         help="share of unanswerable questions in the training mix (evaluation keeps 0.15)")
+    parser.add_argument("--styled-share", type=float, default=0.5,
+                        help="share of examples from venues written in other operators' styles (avatar/train/styled.py)")
+    parser.add_argument("--init", metavar="MODEL_DIR",
+                        help="start from this model folder's weights and tokenizer (fine-tuning; fresh optimiser)")
+    parser.add_argument("--lr", type=float, default=2e-3, help="peak learning rate")
     parser.add_argument("--device", default="", help="cpu | cuda (default: cuda when present)")
 
 
@@ -26,7 +31,8 @@ def run(args, cfg) -> int:
 
     opts = TrainOptions(out=resolve(args.out), steps=args.steps, minutes=args.minutes, seed=args.seed,
                         resume=args.resume, batch=args.batch, size=args.size, threads=args.threads, device=args.device,
-                        decline_share=args.decline_share)
+                        decline_share=args.decline_share, styled_share=args.styled_share, lr=args.lr,
+                        init=resolve(args.init) if args.init else None)
     result = train(opts)
     (opts.out / "train_result.json").write_text(json.dumps(result, indent=1))
     print(f"trained {result['steps']} steps in {result['seconds'] / 60:.1f} min, loss {result['loss']:.3f}; "

@@ -786,13 +786,25 @@ def _small_talk(rng: random.Random, venue: Venue, lang: str) -> Example:
 TRAIN_SEEDS = range(0, 10**9, 2)  # even venue seeds train, odd ones are held out
 
 
-def examples(seed: int, held_out: bool = False, decline_share: float = DECLINE_SHARE) -> Iterator[Example]:
-    """An endless, reproducible stream of examples; a new venue every few examples."""
+STYLED_SHARE = 0.5  # examples from venues written in other operators' styles (styled.py, issue 11)
+
+
+def examples(seed: int, held_out: bool = False, decline_share: float = DECLINE_SHARE,
+             styled_share: float = 0.0) -> Iterator[Example]:
+    """An endless, reproducible stream of examples; a new venue every few examples. With
+    `styled_share` > 0 that share comes from styled.py's venues (many kinds and writing styles)."""
     rng = random.Random(seed * 7919 + (1 if held_out else 0))
+    styled = None
+    if styled_share > 0:
+        from avatar.train.styled import styled_examples
+        styled = styled_examples(seed, held_out, decline_share=max(decline_share, 0.2))
     while True:
         venue = Venue(2 * rng.randrange(10**8) + (1 if held_out else 0))
         for _ in range(8):
-            yield make_example(rng, venue, decline_share=decline_share)
+            if styled is not None and rng.random() < styled_share:
+                yield next(styled)
+            else:
+                yield make_example(rng, venue, decline_share=decline_share)
 
 
 def take(stream: Iterator[Example], n: int) -> list[Example]:

@@ -49,11 +49,14 @@ class TrainOptions:
     device: str = ""
     threads: int = 1                 # on a busy shared CPU one thread beats two waiting on each other
     decline_share: float = corpus.DECLINE_SHARE  # unanswerable questions in the training mix
+    styled_share: float = corpus.STYLED_SHARE    # examples from venues in other operators' styles (styled.py)
+    init: Path | None = None         # start from this model folder's weights and tokenizer (fresh optimiser)
 
 
 def batches(codec: PromptCodec, opts: TrainOptions, start_step: int):
     """(prompt_ids, reply_ids) tensors; the stream is seeded by the step, so a resumed run goes on reproducibly."""
-    stream = corpus.examples(opts.seed * 1_000_003 + start_step, decline_share=opts.decline_share)
+    stream = corpus.examples(opts.seed * 1_000_003 + start_step, decline_share=opts.decline_share,
+                             styled_share=opts.styled_share)
     rng = random.Random(opts.seed + start_step)
     pad = codec.id["<pad>"]
     while True:
@@ -102,15 +105,26 @@ def train(opts: TrainOptions) -> dict:
             raise ModelError(f"no checkpoint to resume in {out}", hint="train without --resume first")
         from tokenizers import Tokenizer
         tok = Tokenizer.from_file(str(tok_path))
+    elif opts.init:
+        from tokenizers import Tokenizer
+        init = Path(opts.init)
+        if not (init / "config.json").exists() or not (init / "tokenizer.json").exists():
+            raise ModelError(f"--init {init}: not a model folder (config.json, tokenizer.json)",
+                             hint="pass a folder written by avatar train, e.g. models/avatar-mdlm")
+        tok = Tokenizer.from_file(str(init / "tokenizer.json"))
+        tokenizer_lib.save(tok, out / "model")
     else:
         tok = tokenizer_lib.train_tokenizer(opts.vocab_size, opts.seed, opts.tokenizer_examples)
         tokenizer_lib.save(tok, out / "model")
     codec = PromptCodec(tok)
-    cfg = AvatarMDLMConfig(vocab_size=tok.get_vocab_size(), max_answer_len=opts.max_answer,
-                           mask_token_id=codec.id["<mask>"], pad_token_id=codec.id["<pad>"],
-                           bos_token_id=codec.id["<bos>"], eos_token_id=codec.id["<eos>"],
-                           sep_token_id=codec.id["<sep>"], **{**MODEL_SIZES[opts.size], **(opts.model or {})})
-    model = AvatarMDLM(cfg).to(device)
+    if opts.init and not opts.resume:
+        model = AvatarMDLM.from_pretrained(str(opts.init)).to(device)  # fine-tune: its weights, a fresh optimiser
+    else:
+        cfg = AvatarMDLMConfig(vocab_size=tok.get_vocab_size(), max_answer_len=opts.max_answer,
+                               mask_token_id=codec.id["<mask>"], pad_token_id=codec.id["<pad>"],
+                               bos_token_id=codec.id["<bos>"], eos_token_id=codec.id["<eos>"],
+                               sep_token_id=codec.id["<sep>"], **{**MODEL_SIZES[opts.size], **(opts.model or {})})
+        model = AvatarMDLM(cfg).to(device)
     optim = torch.optim.AdamW(model.parameters(), lr=opts.lr, betas=(0.9, 0.98), weight_decay=0.01)
     step, elapsed, history = 0, 0.0, []
     if opts.resume:

@@ -37,9 +37,9 @@ def corpus_pairs() -> frozenset[tuple[str, str]]:
 @lru_cache(maxsize=1)
 def _corpus_tables() -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
     """Words and adjacent word pairs of the corpus, read in one pass (~3 s, once at warm-up)."""
-    from avatar.train.corpus import examples, small_talk_pairs, take
+    from avatar.train.corpus import STYLED_SHARE, examples, small_talk_pairs, take
 
-    texts = [t for ex in take(examples(0), LEXICON_EXAMPLES) for t in (ex.reply, ex.question, *ex.facts)]
+    texts = [t for ex in take(examples(0, styled_share=STYLED_SHARE), LEXICON_EXAMPLES) for t in (ex.reply, ex.question, *ex.facts)]
     # rare small-talk words: all of them, not a sample
     texts += [t for pairs in small_talk_pairs().values() for pair in pairs for t in pair]
     words: set[str] = set()
