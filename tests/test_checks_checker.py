@@ -56,7 +56,8 @@ def test_wrong_price_is_redecoded_with_it_banned_and_the_grounded_reply_is_said(
     assert out.reply == "Admission costs 12.50 euros." and not out.fallback_used
     assert dec.calls[0] == (0, frozenset()) and "13.50 euros" in dec.calls[1][1] and "13" in dec.calls[1][1]
     assert out.checks["redecodes"] == 1 and out.checks["grounded"] is True
-    assert out.checks["unsupported"] == ["13.50 euros"] and out.checks["passes"] == ["grounding", "relevance", "schema"]
+    assert out.checks["unsupported"] == ["13.50 euros"] and out.checks["passes"] == ["grounding", "relevance", "source",
+                                                                                     "schema"]
     outcomes = [(s.name, s.args.get("outcome")) for s in tracer.spans(turn=7) if s.track == "checks"]
     assert ("check.grounding", "fail") in outcomes and ("check.grounding", "pass") in outcomes
     assert ("check.decode", "ok") in outcomes and ("check.schema", "pass") in outcomes
@@ -128,10 +129,10 @@ def test_exhausted_budget_skips_every_check_and_records_the_skips():
     out = check_and_choose("When do you close?", "en", FACTS, dec, cfg(always=[]), budget_ms=0, tracer=tracer,
                            turn=1, predictor=predictor(), clock=clock)
     assert len(dec.calls) == 1 and out.reply == "We close at 6 pm."
-    assert out.checks["skipped"] == ["grounding", "relevance", "self_consistency", "schema"]
+    assert out.checks["skipped"] == ["grounding", "relevance", "source", "self_consistency", "schema"]
     assert out.checks["passes"] == []
     assert {s.name for s in tracer.spans(turn=1) if s.args.get("outcome") == "skipped"} == {
-        "check.grounding", "check.relevance", "check.self_consistency", "check.schema"}
+        "check.grounding", "check.relevance", "check.source", "check.self_consistency", "check.schema"}
 
 
 def test_only_checks_whose_predicted_cost_fits_run():
@@ -183,7 +184,7 @@ def test_a_decline_is_not_decoded_twice():
     out = check_and_choose("Can I rent a bike?", "en", FACTS, dec, cfg(), budget_ms=100, tracer=Tracer(),
                            predictor=predictor(), clock=clock)
     assert len(dec.calls) == 1 and out.checks["not_needed"] == ["self_consistency"]
-    assert out.checks["passes"] == ["grounding", "relevance", "schema"] and not out.fallback_used
+    assert out.checks["passes"] == ["declined_answerable", "grounding", "relevance", "schema"] and not out.fallback_used
 
 
 def test_extra_ratio_caps_the_budget_at_a_share_of_the_first_decode():

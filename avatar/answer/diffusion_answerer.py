@@ -121,7 +121,9 @@ class DiffusionAnswerer:
 
     def retrieve(self, question: str, lang: str, history: Sequence[HistoryTurn] = ()) -> list[Fact]:
         k = self.cfg.answer.top_k
-        facts = list(self.retriever.retrieve(question, lang, k=k))
+        # a short question after another leans on it ("und was kostet das?"): its words search too
+        context = history[-1].question if history and len(words(question)) <= 6 else ""
+        facts = list(self.retriever.retrieve(question, lang, k=k, context=context))
         day = asked_weekday(question)
         if day is not None:
             fact = weekday_fact(self.pack, day[0], lang)
@@ -153,8 +155,12 @@ class DiffusionAnswerer:
         allowed = [f.text for f in facts] + [question]
 
         def decode_fn(variant: int, banned: frozenset) -> object:
-            ids = checks.banned_token_ids(banned, self.codec.text_ids, allowed, keep=self.special_ids) if banned else ()
-            return decode(variant, ids)
+            words_banned = banned - {checks.NO_DECLINE}
+            ids = checks.banned_token_ids(words_banned, self.codec.text_ids, allowed, keep=self.special_ids) \
+                if words_banned else frozenset()
+            if checks.NO_DECLINE in banned:  # the checks found a fact that answers: no "sorry" record this time
+                ids = frozenset(ids) | {self.codec.id["<sorry>"]}
+            return decode(variant, tuple(ids))
 
         extra = {}
         if "verify" in inspect.signature(checks.check_and_choose).parameters:
@@ -163,6 +169,10 @@ class DiffusionAnswerer:
                 extra["verify"] = diffusion_verify(self, question, lang, facts, history, cancel)
             except ImportError:
                 pass
+        if "keywords_of" in inspect.signature(checks.check_and_choose).parameters:
+            # the operator's words for a fact, and the venue's own name and kind (asked about, never missing)
+            venue = f"{self.pack.kind} {self.pack.display_name(lang)}"
+            extra["keywords_of"] = lambda fact: " ".join(self.pack.keywords(fact.id, lang)) + " " + venue
         checked = checks.check_and_choose(question, lang, facts, decode_fn, self.cfg, tracer=self.tracer, turn=turn,
                                           cancel=cancel, first=first, **extra)
         chosen = checked.candidate or first

@@ -12,8 +12,8 @@ from typing import Sequence
 
 from avatar.llm.embedded_model import MOODS
 
-MAX_PROMPT_TOKENS = 256  # operators' facts run long (several facts in one sentence, polite phrasing)
-MAX_FACT_TOKENS = 72
+MAX_PROMPT_TOKENS = 320  # operators' facts run long (several facts in one sentence, polite phrasing)
+MAX_FACT_TOKENS = 112
 
 
 @dataclass(frozen=True)

@@ -18,18 +18,19 @@ import snowballstemmer
 from avatar.answer.base import Fact
 from avatar.answer.knowledge import KnowledgePack
 from avatar.answer.text import fold_accents, words
+from avatar.answer.thesaurus import siblings
 
 STOPWORDS = {
     "de": frozenset("""
         der die das den dem des ein eine einer eines einem einen und oder aber ich du er sie es wir
-        ihr man mich mir dich dir sich uns euch mein meine meinen meiner ihre ihren ist sind bin bist
+        ihr man mich mir dich dir sich uns euch habt mein meine meinen meiner ihre ihren ist sind bin bist
         seid war waren hat haben habe hast wird werden kann kann's können könnte darf dürfen muss
         müssen soll sollte möchte möchten will wollen gibt gibt's geben hier da dort wie was wer
         welche welcher welches welchen wo wohin woher wann warum ob im in am an auf aus bei mit nach
         von vom zu zum zur für um über unter vor bis nicht noch schon auch nur mal bitte denn doch ja
         nein so sehr gern gerne eigentlich hallo entschuldigung entschuldigen sie ähm äh hm also dann
         einmal etwas irgendwo sagen sag mir wissen weiß würde würden gern bei beim es's findet finde
-        finden ich's kriege bekomme bekommen
+        finden ich's kriege bekomme bekommen viel viele
     """.split()),
     "en": frozenset("""
         the a an and or but i you he she it we they me my your our us them is are am was were be been
@@ -52,6 +53,8 @@ _CUE_BOOST = 0.3
 _VENUE_WORD_WEIGHT = 0.3
 _HOURS_BOOST = 1.0
 _CUE_WORD_WEIGHT = 0.6
+_SYNONYM_WEIGHT = 0.7
+_CONTEXT_WEIGHT = 0.5  # a follow-up's previous question ("und was kostet das?" after "wo ist die sauna")
 _RENDERED_HOURS = ("hours-today", "hours-week")
 # Only questions about today get today's hours; the others get the week.
 _TODAY_WORDS = frozenset("heute jetzt noch gerade momentan today now still currently tonight right".split())
@@ -114,13 +117,18 @@ class Retriever:
         self.k1, self.b = k1, b
         self._indexes: dict[str, _Index] = {}
 
-    def retrieve(self, question: str, lang: str, k: int = 3, today: date | None = None) -> list[Fact]:
-        return self.match(question, lang, k, today).facts
+    def retrieve(self, question: str, lang: str, k: int = 3, today: date | None = None, context: str = "") -> list[Fact]:
+        return self.match(question, lang, k, today, context).facts
 
-    def match(self, question: str, lang: str, k: int = 3, today: date | None = None) -> "Match":
-        """The best facts and how much of the question the pack's words cover."""
+    def match(self, question: str, lang: str, k: int = 3, today: date | None = None, context: str = "") -> "Match":
+        """The best facts and how much of the question the pack's words cover. `context` (the previous
+        question of a follow-up) adds its words at a lower weight."""
         index = self._index(lang, today or datetime.now().date())
         terms, has_subject, coverage = self._query_terms(question, lang, index)
+        if context:
+            extra, _, _ = self._query_terms(context, lang, index)
+            for t, w in extra.items():
+                terms[t] = max(terms.get(t, 0.0), w * _CONTEXT_WEIGHT)
         if not terms:
             return Match([], coverage)
         scores: dict[int, float] = defaultdict(float)
@@ -159,6 +167,18 @@ class Retriever:
         cue_terms = _CUE_TERMS[lang]
         # "open", "kostet" say what kind of answer is wanted; the subject ("café") decides which.
         has_subject = any(t not in cue_terms and t not in index.venue_terms for t in analyzed)
+        # Words the visitor uses for what the pack names otherwise ("loo" for "WC"): the pack's own
+        # words of the same thesaurus group count as weaker matches.
+        # A word the pack uses itself needs no help; otherwise its rarest sibling in the pack stands in
+        # for it (one term per word: a group's many words must not outweigh the question's other words).
+        synonyms: dict[str, float] = {}
+        for w in words(question):
+            if w in STOPWORDS[lang]:
+                continue
+            direct = any(t in index.postings for t in analyze(w, lang))
+            found = {t for sib in siblings(w) for t in analyze(sib, lang) if t in index.postings and t not in cue_terms}
+            for t in sorted(found, key=index.idf, reverse=True)[:1 if direct else 2]:
+                synonyms[t] = max(synonyms.get(t, 0.0), _SYNONYM_WEIGHT * (0.5 if direct else 1.0))
         for term in analyzed:
             # At the venue, "museum" says little about what is asked.
             scale = _VENUE_WORD_WEIGHT if term in index.venue_terms else 1.0
@@ -168,6 +188,10 @@ class Retriever:
             known += bool(matches) and term not in index.venue_terms
             for match, weight in matches:
                 terms[match] = max(terms.get(match, 0.0), weight * scale)
+        for t, weight in synonyms.items():
+            terms[t] = max(terms.get(t, 0.0), weight)
+        if synonyms and known < len(content):
+            known += 1  # the word the thesaurus understood
         return terms, has_subject, known / len(content) if content else 1.0
 
     def _index(self, lang: str, day: date) -> _Index:

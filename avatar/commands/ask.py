@@ -1,11 +1,18 @@
-"""`avatar ask "QUESTION" [--knowledge DIR] [--model DIR] [--lang de|en|auto] [--json]`: text in, answer out."""
+"""`avatar ask "QUESTION" [--knowledge DIR] [--model DIR] [--lang de|en|auto] [--json]`: text in, answer out.
+
+`avatar ask --questions FILE` (or `-` for standard input) asks one question per line with the model
+loaded once, so an operator can check a whole pack; with `--json` one JSON object per line.
+"""
 from __future__ import annotations
 
 import json
+import sys
 
 
 def add_arguments(p) -> None:
-    p.add_argument("question", help="the visitor's question, as typed or transcribed")
+    p.add_argument("question", nargs="?", help="the visitor's question, as typed or transcribed")
+    p.add_argument("--questions", metavar="FILE",
+                   help="ask every line of FILE ('-' = standard input; empty lines and lines starting with # skipped)")
     p.add_argument("--knowledge", metavar="DIR", help="knowledge pack folder (default: general.knowledge)")
     p.add_argument("--model", metavar="DIR", help="diffusion model folder (default: llm.model)")
     p.add_argument("--lang", choices=("de", "en", "auto"), default="auto",
@@ -14,22 +21,59 @@ def add_arguments(p) -> None:
 
 
 def run(args, cfg) -> int:
-    from avatar.answer.text import detect_language
+    from avatar.errors import AvatarError
 
     if args.model:
         cfg = cfg.with_overrides({"llm.model": args.model})
-    lang = args.lang if args.lang != "auto" else detect_language(args.question, cfg.general.languages[0],
-                                                                 tuple(cfg.general.languages))
+    if (args.question is None) == (args.questions is None):
+        raise AvatarError("ask needs one question or --questions FILE (not both)",
+                          hint='avatar ask "Wo ist die Garderobe?"  or  avatar ask --questions questions.txt')
+    questions = [args.question] if args.question is not None else _read_questions(args.questions)
     answerer = _answerer(cfg, args.knowledge)
-    answer = answerer.answer(args.question, lang)
-    if args.json:
-        out = {"reply": answer.reply, "lang": answer.lang,
-               "facts": [{"id": f.id, "text": f.text, "topic": f.topic, "score": f.score} for f in answer.facts],
-               "checks": answer.checks, "decode": answer.decode, "source": answer.source}
-        print(json.dumps(out, ensure_ascii=False, indent=2))
-    else:
-        print(answer.reply)
+    many = args.questions is not None
+    for question in questions:
+        answer = answerer.answer(question, _language(args, cfg, question))
+        if args.json:
+            out = {"question": question} if many else {}
+            out.update({"reply": answer.reply, "lang": answer.lang,
+                        "facts": [{"id": f.id, "text": f.text, "topic": f.topic, "score": f.score} for f in answer.facts],
+                        "checks": answer.checks, "decode": answer.decode, "source": answer.source})
+            print(json.dumps(out, ensure_ascii=False, indent=None if many else 2), flush=True)
+        elif many:
+            print(f"Q: {question}\nA: {answer.reply}\n", flush=True)
+        else:
+            print(answer.reply)
     return 0
+
+
+def _language(args, cfg, question: str) -> str:
+    from avatar.answer.text import detect_language
+
+    return args.lang if args.lang != "auto" else detect_language(question, cfg.general.languages[0],
+                                                                 tuple(cfg.general.languages))
+
+
+def _read_questions(source: str) -> list[str]:
+    """One question per line of a UTF-8 file or standard input; blank lines and # comments skipped."""
+    from avatar.errors import AvatarError
+    from pathlib import Path
+
+    if source == "-":
+        text = sys.stdin.read()
+    else:
+        path = Path(source)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise AvatarError(f"questions file not found: {path}", hint="one question per line, UTF-8") from None
+        except IsADirectoryError:
+            raise AvatarError(f"{path} is a folder, not a questions file", hint="one question per line, UTF-8") from None
+        except UnicodeDecodeError:
+            raise AvatarError(f"{path}: not UTF-8 text", hint="save the file as UTF-8") from None
+    questions = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    if not questions:
+        raise AvatarError(f"no questions in {source}", hint="one question per line")
+    return questions
 
 
 def _answerer(cfg, knowledge: str | None):

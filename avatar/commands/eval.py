@@ -14,6 +14,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--no-baseline", action="store_true", help="skip one-token-per-step decoding")
     parser.add_argument("--pack", action="store_true",
                         help="also ask the diffusion answerer 20 questions about the sample venue, checks off and on")
+    parser.add_argument("--packs", metavar="DIR",
+                        help="evaluate on hand-written knowledge packs instead (evals/packs/dev or .../test; "
+                             "venue.toml + questions.toml each), the retrieval-only answerer side by side")
     parser.add_argument("--adversarial", type=int, default=0, metavar="N",
                         help="also run N adversarial cases (issue 5), checked vs unchecked side by side")
 
@@ -23,6 +26,8 @@ def run(args, cfg) -> int:
     from avatar.train.evaluate import options_for, run_eval
 
     lm = load_model(args.model or cfg.llm.model, device=cfg.llm.device, threads=cfg.llm.threads, dtype=cfg.llm.dtype)
+    if args.packs:
+        return _run_packs(args, cfg, lm)
     result = run_eval(lm, args.n, options_for(cfg, lm), seed=args.seed, baseline=not args.no_baseline)
     cols = ("right_fact", "in_language", "declined_unanswerable", "false_declines", "unsupported", "well_formed",
             "median_ms", "p95_ms", "tokens_per_step")
@@ -54,5 +59,19 @@ def run(args, cfg) -> int:
                "reports": [asdict(r) for r in result["reports"]],
                "rows": {k: [asdict(x) for x in v] for k, v in result["rows"].items()}}
         Path(args.json).write_text(json.dumps(out, indent=1, ensure_ascii=False))
+        print(f"wrote {args.json}")
+    return 0
+
+
+def _run_packs(args, cfg, lm) -> int:
+    from avatar.paths import resolve
+    from avatar.train.pack_eval import format_report, run_packs
+
+    root = Path(args.packs) if Path(args.packs).is_absolute() or Path(args.packs).exists() else resolve(args.packs)
+    result = run_packs(root, cfg, lm=lm)
+    print(format_report(result["report"]))
+    if args.json:
+        Path(args.json).write_text(json.dumps({"model": str(lm.path), "packs": str(root), **result}, indent=1,
+                                              ensure_ascii=False))
         print(f"wrote {args.json}")
     return 0

@@ -293,7 +293,24 @@ INTRO = {"de": ["Liebe Gäste, ", "Sehr geehrte Besucherinnen und Besucher, ", "
          "en": ["Dear guests, ", "Dear visitors, ", "Good to know: ", "Please note: ", "Note: ", ""]}
 OUTRO = {"de": [" Wir wünschen einen schönen Aufenthalt!", " Vielen Dank für Ihr Verständnis.", " Viel Spaß!"],
          "en": [" Enjoy your stay!", " Thank you for your understanding.", " Have fun!"]}
-JOINERS = ["; ", ". ", ", ", " – ", " | ", " und ", " · "]
+JOINERS = ["; ", ". ", ", ", " – ", " | ", " und ", " · ", "; ", ". "]
+# sentences that answer nothing a visitor asks here: operators write them between the facts
+FILLERS = [("Seit {year} begeistert {name} Groß und Klein", "Since {year} {name} has delighted young and old"),
+           ("Unser Team freut sich auf Sie", "Our team looks forward to seeing you"),
+           ("Bitte beachten Sie die Hausordnung", "Please observe the house rules"),
+           ("Änderungen vorbehalten", "Subject to change"),
+           ("Details auf Anfrage", "Details on request"),
+           ("{n} Mitarbeitende kümmern sich um Ihr Wohl", "{n} staff look after you"),
+           ("Alle Angaben ohne Gewähr", "All information without guarantee"),
+           ("Ideal für Familien", "Ideal for families"),
+           ("Der Bereich wurde {year} renoviert", "The area was renovated in {year}"),
+           ("Vielen Dank für Ihren Besuch", "Thank you for visiting")]
+EXTRAS = [(" (Nov–Feb bis {h}:30)", " (Nov–Feb until {h}:30)"), (" (in den Ferien ab {h} Uhr)", " (in the holidays from {h}:00)"),
+          (" (außer an Feiertagen)", " (except public holidays)"), (" (letzter Einlass {h}:00)", " (last entry {h}:00)"),
+          (" (Nachweis erforderlich)", " (proof required)"), (" (ca. {n} Min. Fußweg)", " (approx. {n} min walk)"),
+          (" (nur mit Voranmeldung)", " (by appointment only)"), (" inkl. MwSt.", " incl. VAT")]
+PREFIXES = {"de": ["Entschuldigung, ", "Hallo, ", "Eine Frage: ", "Sagen Sie mal, ", "Hallo, ich hätte eine Frage: ", "Ähm, "],
+            "en": ["Excuse me, ", "Hi, ", "Quick question: ", "Sorry, ", "Hello, I have a question: ", "Um, "]}
 STYLES = ("sign", "plain", "polite", "bureau")
 
 
@@ -400,6 +417,10 @@ class StyledVenue:
                     "bureau": (f"Takt {s.label_de}: {mins} Minuten", f"{s.label_en} interval: {mins} minutes")}[style]
         else:  # name: a line, a network, a number; the kind of name follows the subject
             text = self._name_clause(s, style)
+        if rng.random() < 0.2:
+            extra = rng.choice(EXTRAS)
+            h, n = rng.randint(14, 20), rng.randint(2, 15)
+            text = (text[0] + extra[0].format(h=h, n=n), text[1] + extra[1].format(h=h, n=n))
         return Clause(s.key, attr, {"de": text[0], "en": text[1]})
 
     def _name_clause(self, s: Subject, style: str) -> tuple[str, str]:
@@ -450,10 +471,19 @@ class StyledVenue:
     # --- facts ------------------------------------------------------------------------------------
     def _group(self, clauses: list[Clause]) -> list[Fact]:
         rng, facts, i = self.rng, [], 0
-        multi = rng.choice([0.15, 0.35, 0.6])  # how often this operator packs several facts into one sentence
+        multi = rng.choice([0.3, 0.5, 0.7])  # how often this operator packs several facts into one sentence
         while i < len(clauses):
-            n = rng.choice([2, 2, 3]) if rng.random() < multi else 1
-            group, i = clauses[i:i + n], i + n
+            n = rng.choice([2, 2, 3, 4]) if rng.random() < multi else 1
+            group = clauses[i:i + n]
+            while len(group) > 1 and sum(len(c.text["de"]) + len(c.text["en"]) for c in group) > 440:
+                group = group[:-1]  # the prompt keeps ~110 tokens of a fact: the answer must be in them
+            i += len(group)
+            if rng.random() < 0.3:  # a sentence that answers nothing, somewhere in the fact
+                f = rng.choice(FILLERS)
+                fills = {"year": rng.randint(1950, 2024), "name": self.name, "n": rng.randint(5, 80)}
+                filler = Clause("", "filler", {lang: f[k].format(**{**fills, "name": fills["name"][lang]})
+                                               for k, lang in ((0, "de"), (1, "en"))})
+                group = group[:] + [filler] if rng.random() < 0.5 else [filler] + group[:]
             joiner = rng.choice(JOINERS)
             text = {}
             for lang in ("de", "en"):
@@ -549,6 +579,9 @@ def _prompt(rng: random.Random, venue: StyledVenue, target: Fact | None, lang: s
 
 
 def _asr(rng: random.Random, q: str, lang: str) -> str:
+    if rng.random() < 0.15:
+        p = rng.choice(PREFIXES[lang])
+        q = p + (q[:1].lower() + q[1:] if lang == "en" or q.split(" ", 1)[0] in ("Wo", "Wann", "Was", "Wie", "Gibt", "Darf", "Kann") else q)
     return asr_style(q, lang, rng) if rng.random() < 0.5 else q
 
 

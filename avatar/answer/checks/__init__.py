@@ -5,9 +5,10 @@ said: a checked candidate, or the fallback (a fact quoted verbatim, or a pointer
 """
 from avatar.answer.checks.bans import banned_token_ids
 from avatar.answer.checks.candidate import Candidate
-from avatar.answer.checks.checker import CheckedAnswer, DecodeFn, check_and_choose, make_predictor, shared_predictor
+from avatar.answer.checks.checker import (NO_DECLINE, CheckedAnswer, DecodeFn, check_and_choose, make_predictor,
+                                          shared_predictor)
 from avatar.answer.checks.grounding import GroundingResult, check_grounding, warmup
 from avatar.answer.checks.policy import CostPredictor, TurnBudget
 
-__all__ = ["banned_token_ids", "Candidate", "CheckedAnswer", "DecodeFn", "check_and_choose", "make_predictor", "shared_predictor",
+__all__ = ["NO_DECLINE", "banned_token_ids", "Candidate", "CheckedAnswer", "DecodeFn", "check_and_choose", "make_predictor", "shared_predictor",
            "GroundingResult", "check_grounding", "warmup", "CostPredictor", "TurnBudget"]

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from avatar.answer.base import Fact
+from avatar.answer.checks.answers import answering_fact, coverage, dangling_end, source_fact
 from avatar.answer.checks.candidate import Candidate
 from avatar.answer.checks.consistency import compare, content_signature, vote
 from avatar.answer.checks.fallback import fallback_reply
@@ -33,6 +34,7 @@ DecodeFn = Callable[[int, frozenset], Candidate]
 VerifyFn = Callable[[Candidate, list], Candidate]  # (candidate, content surfaces) -> only those re-decoded
 TRACK = "checks"
 SPAN_PREFIX = "check."  # span names the HUD and `avatar report` file under the checks budget
+NO_DECLINE = "<sorry>"  # in `banned`: the answerer closes off the decline mood for that decode
 
 
 @dataclass
@@ -70,8 +72,9 @@ class _TurnChecks:
 
     def __init__(self, question, lang, facts, decode, cfg, budget: TurnBudget, tracer: Tracer, turn,
                  predictor: CostPredictor, cancel: CancelToken, clock: Callable[[], float],
-                 verify: VerifyFn | None = None):
+                 verify: VerifyFn | None = None, keywords_of: Callable[[Fact], str] | None = None):
         self._verify = verify
+        self.keywords_of = keywords_of
         self.question, self.lang, self.facts, self._decode, self.cfg = question, lang, list(facts), decode, cfg
         self.budget, self.tracer, self.turn, self.predictor, self.cancel = budget, tracer, turn, predictor, cancel
         self.always = set(cfg.checks.always)
@@ -159,7 +162,8 @@ class _TurnChecks:
     def fallback(self, reason: str) -> CheckedAnswer:
         t0 = now()
         with self.tracer.span(SPAN_PREFIX + "fallback", turn=self.turn, track=TRACK, reason=reason) as span:
-            fb = fallback_reply(self.question, self.lang, self.facts, self.cfg.checks.fallback_min_match)
+            fb = fallback_reply(self.question, self.lang, self.facts, self.cfg.checks.fallback_min_match,
+                                self.keywords_of)
             span["outcome"] = fb.kind
         self.add_ms("fallback", (now() - t0) * 1000.0)
         self.report.update(fallback_used=True, fallback=f"{fb.kind}:{reason}")
@@ -176,13 +180,15 @@ def check_and_choose(question: str, lang: str, facts: Sequence[Fact], decode: De
                      budget_ms: float | None = None, tracer: Tracer = TRACER, turn: int | None = None, *,
                      predictor: CostPredictor | None = None, clock: Callable[[], float] = now,
                      cancel: CancelToken = NEVER, first: Candidate | None = None,
-                     verify: VerifyFn | None = None) -> CheckedAnswer:
+                     verify: VerifyFn | None = None,
+                     keywords_of: Callable[[Fact], str] | None = None) -> CheckedAnswer:
     """Decode, check and choose the reply of one turn; see the module docstring for the policy.
 
     `budget_ms` defaults to cfg.budget.checks and counts from the end of the first decode (that one
     belongs to the decode budget); `first` is a variant-0 candidate the caller already has.
     `verify(candidate, surfaces)`, when given, re-decodes only the candidate's content surfaces
     (remask.py) with the rest fixed: self-consistency then costs a few steps, not a second decode.
+    `keywords_of(fact)` gives the operator's keywords of a fact (what the visitor may call it).
     """
     c = cfg.checks
     if not c.enabled:
@@ -196,7 +202,7 @@ def check_and_choose(question: str, lang: str, facts: Sequence[Fact], decode: De
     predictor = predictor or shared_predictor(cfg)
     verify = verify if c.remask_consistency else None
     t = _TurnChecks(question, lang, facts, decode, cfg, TurnBudget(0.0, clock), tracer, turn, predictor, cancel,
-                    clock, verify)
+                    clock, verify, keywords_of)
     if first is not None:
         first.variant = 0
         if isinstance(first.decode_info.get("ms"), (int, float)):
@@ -213,9 +219,27 @@ def check_and_choose(question: str, lang: str, facts: Sequence[Fact], decode: De
     t.budget = TurnBudget(budget, clock)
     t.report["budget_ms"] = round(t.budget.budget_ms, 1)
     consistency_done = False
+    answerable_checked = False
 
     while True:
         passes: list[str] = []
+        # (0) a decline although a retrieved fact answers: decode again with the decline closed off
+        if getattr(c, "declined_answerable", False) and not answerable_checked and _is_decline(cand):
+            answerable_checked = True
+            found = _answerable(t, question, lang, facts, cfg)
+            if found is not None:
+                t.report["answerable"] = found.id
+                t.banned = t.banned | {NO_DECLINE}
+                # worth a full decode even over the ratio cap: the alternative is a wrong "I don't know"
+                t.budget = TurnBudget(max(t.budget.left_ms, float(cfg.budget.decode)), clock)
+                mended = t.redecode("redecode_declined", "grounding")
+                t.banned = t.banned - {NO_DECLINE}
+                if mended is None or _is_decline(mended):
+                    return t.fallback("declined_answerable")
+                cand = mended
+                continue
+            passes.append("declined_answerable")
+
         # (1) grounding: every item of the reply backed by a fact
         if c.grounding and t.may_run("grounding", "grounding"):
             g = t.ground(cand)
@@ -248,6 +272,25 @@ def check_and_choose(question: str, lang: str, facts: Sequence[Fact], decode: De
                 cand = mended
                 continue
             passes.append("relevance")
+
+        # (1c) the reply comes from a fact that does not name what was asked
+        if getattr(c, "wrong_source", False) and not _is_decline(cand) and t.may_run("source", "source"):
+            with tracer.span(SPAN_PREFIX + "source", turn=turn, track=TRACK, variant=cand.variant) as span:
+                src = source_fact(cand.text, lang, facts)
+                kw = t.keywords_of(src) if (src is not None and t.keywords_of) else ""
+                cov = coverage(question, lang, f"{src.text} {kw}") if src is not None else 1.0
+                ok = cov >= float(c.source_min_coverage)
+                span["outcome"] = "pass" if ok else "fail"
+            t.predictor.observe("source", 0.1)
+            t.report["source"] = {"fact": src.id if src is not None else "", "coverage": round(cov, 2)}
+            if not ok:
+                t.banned = t.banned | frozenset(w for w in cand.text.split() if any(ch.isdigit() for ch in w))
+                mended = t.redecode("redecode_wrong_source", "grounding")
+                if mended is None:
+                    return t.fallback("wrong_source")
+                cand = mended
+                continue
+            passes.append("source")
 
         # (2) self-consistency: a second decode must carry the same content; else a third and a vote
         if (c.self_consistency and not consistency_done and c.consistency_needs_content
@@ -305,6 +348,9 @@ def check_and_choose(question: str, lang: str, facts: Sequence[Fact], decode: De
                     if odd:  # words in an order the model never saw: "If is is help is", "bis bis"
                         s.ok = False
                         s.problems.append("unknown word pairs: " + ", ".join(odd))
+                    if dangling_end(cand.text, lang):  # "The entrance is on." lost the name after "on"
+                        s.ok = False
+                        s.problems.append("ends on an article or preposition")
                     if cand.mood == "sorry" and garbled_decline(cand.text, lang):
                         s.ok = False
                         s.problems.append("a decline in words the model never learned for one")
@@ -327,3 +373,18 @@ def check_and_choose(question: str, lang: str, facts: Sequence[Fact], decode: De
     t.report["passes"] = passes
     return t.finish(CheckedAnswer(cand.text.strip(), cand.lang or lang, cand.mood, cand.gesture, t.report,
                                   False, cand))
+
+
+def _is_decline(cand: Candidate) -> bool:
+    return cand.mood == "sorry"
+
+
+def _answerable(t: _TurnChecks, question: str, lang: str, facts: Sequence[Fact], cfg) -> Fact | None:
+    """The retrieved fact that answers the question (answers.py), timed as a check span."""
+    with t.tracer.span(SPAN_PREFIX + "declined_answerable", turn=t.turn, track=TRACK) as span:
+        t0 = now()
+        found = answering_fact(question, lang, facts, float(cfg.answer.min_score), t.keywords_of,
+                               float(cfg.checks.answer_coverage))
+        span["outcome"] = "answerable" if found is not None else "pass"
+    t.add_ms("declined_answerable", (now() - t0) * 1000.0)
+    return found

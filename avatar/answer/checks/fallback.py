@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 from avatar.answer.base import Fact
 from avatar.answer.checks.content import extract
@@ -57,20 +57,30 @@ def question_match(question: str, fact: Fact, lang: str) -> float:
     return score
 
 
-def fallback_reply(question: str, lang: str, facts: Sequence[Fact], min_match: float = 0.34) -> Fallback:
-    """The first retrieved fact in the visitor's language that matches the question well enough, verbatim;
-    otherwise the staff message in the visitor's language."""
+def fallback_reply(question: str, lang: str, facts: Sequence[Fact], min_match: float = 0.34,
+                   keywords_of: Callable[[Fact], str] | None = None) -> Fallback:
+    """The clause of the retrieved fact in the visitor's language that names most of what the question
+    is about (its words, their thesaurus words, the operator's keywords; a named weekday counts
+    extra), when it names enough of it; otherwise the staff message in the visitor's language."""
+    from avatar.answer.checks.answers import answering_clause, coverage, holds_kind, asked_kind
+    from avatar.answer.checks.relevance import asked_days
+
     lang = lang if lang in NOT_KNOWN else "en"
+    kind = asked_kind(question, lang)
+    days = asked_days(question, lang)
     best: tuple[float, Fact] | None = None
-    for fact in facts:
+    top = max((f.score for f in facts), default=0.0) or 1.0
+    for i, fact in enumerate(facts):
         if fact.lang and fact.lang != lang:
             continue
-        score = question_match(question, fact, lang)
+        score = coverage(question, lang, f"{fact.text} {keywords_of(fact) if keywords_of else ''}")
+        score += 0.15 * (fact.score / top if fact.score else 0.0)  # retrieval's order breaks near ties
+        if not holds_kind(fact.text, kind):
+            continue  # "wann" is not answered by a fact without a time
+        if days and days & {v for it in extract(fact.text, lang).items if it.kind == "weekday" for v in it.values}:
+            score += DAY_BONUS
         if best is None or score > best[0]:
             best = (score, fact)
     if best and best[0] >= min_match:
-        text = best[1].text.strip()
-        if text and text[-1] not in ".!?":
-            text += "."
-        return Fallback(text, "fact", best[1].id, round(best[0], 3))
+        return Fallback(answering_clause(question, lang, best[1]), "fact", best[1].id, round(best[0], 3))
     return Fallback(NOT_KNOWN[lang], "not_known", "", round(best[0], 3) if best else 0.0)

@@ -1,0 +1,197 @@
+"""Does a fact answer the question, and which clause of it does (issue 11).
+
+Two failures the value checks cannot see: the model declines although a retrieved fact answers
+("where's the loo" with "WC: EG, links" in front of it), and it answers from a fact that does not
+answer (the car park's price for a question about a meal). Both need the same two judgements:
+
+- what kind of answer the question asks for (`asked_kind`: a time for "when", a price for "how
+  much", a place for "where", anything for a yes/no question), and
+- whether a fact names the question's subject (its words, the thesaurus's words for them, or a
+  strong retrieval score, which counts the operator's keywords) and holds that kind of value.
+
+`answering_clause` cuts a fact at its strong separators (". ", "; ", " – ", " | ", " · ") and picks
+the clause that answers, so a fallback says what was asked instead of the operator's whole paragraph.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from avatar.answer.base import Fact
+from avatar.answer.retrieval import _CUE_TERMS, STOPWORDS, analyze
+from avatar.answer.text import words
+from avatar.answer.thesaurus import siblings
+
+_KIND_CUES = {
+    "time": {"de": ("wann", "bis wann", "ab wann", "uhrzeit", "öffnungszeit", "öffnungszeiten", "geöffnet", "offen",
+                    "wie lange", "um wie viel uhr", "schließt", "öffnet"),
+             "en": ("when", "what time", "opening hours", "open", "until", "how long", "close", "closes", "hours")},
+    "price": {"de": ("kostet", "kosten", "preis", "preise", "teuer", "gebühr", "zahlen", "bezahlen", "wie viel", "wieviel",
+                     "gratis", "kostenlos", "umsonst"),
+              "en": ("how much", "cost", "costs", "price", "prices", "fee", "pay", "free", "charge")},
+    "place": {"de": ("wo", "wohin", "wie komme", "in welchem", "welcher stock", "welche etage"),
+              "en": ("where", "how do i get", "which floor", "which level")},
+}
+_YES_NO = {"de": ("gibt es", "gibts", "darf", "dürfen", "kann", "können", "ist", "sind", "hat", "habt", "haben", "muss",
+                  "brauche", "braucht", "nehmt", "nehmen", "akzeptiert", "bietet", "bietet ihr"),
+           "en": ("is", "are", "can", "do", "does", "may", "am i", "is there", "are there", "should", "will", "have you",
+                  "must")}
+_TIME = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s*(?:uhr|h|am|pm)\b|\b\d{1,2}\s*[–-]\s*\d{1,2}\s*(?:uhr|h)?\b|"
+                   r"geschlossen|closed|täglich|daily|rund um die uhr|24/7|24 h", re.IGNORECASE)
+_PRICE = re.compile(r"€|\beuros?\b|\beur\b|kostenlos|kostenfrei|gratis|umsonst|\bfrei\b|free|no charge|\bct\b|cent",
+                    re.IGNORECASE)
+_SEPARATORS = re.compile(r"(?<=[.!?])\s+(?=[A-ZÄÖÜ„\"(])|\s+[–|·]\s+|;\s*")
+# a full stop after these is an abbreviation, not the end of a clause ("inkl. MwSt.", "geb. März")
+_ABBREVIATIONS = frozenset("inkl exkl tägl tgl geschl bzw ggf evtl etc ca geb std min max nr tel str zzgl abb bspw "
+                           "usw vgl incl excl approx hr hrs no mon tue wed thu fri sat sun mo di mi do fr sa so jan feb "
+                           "mär apr jun jul aug sep sept okt oct nov dez dec erw kl gr z b u a j".split())
+
+
+def asked_kind(question: str, lang: str) -> str:
+    """'time' | 'price' | 'place' | 'yesno' | 'other': what a right reply must hold."""
+    text = " " + " ".join(words(question)) + " "
+    cues = {k: v.get(lang, ()) + v.get("en" if lang == "de" else "de", ()) for k, v in _KIND_CUES.items()}
+    for kind in ("price", "time", "place"):
+        if any(f" {c} " in text for c in cues[kind]):
+            return kind
+    first = " ".join(words(question)[:2])
+    if any(first == y or first.split(" ")[0] == y for y in _YES_NO.get(lang, ())):
+        return "yesno"
+    return "other"
+
+
+def holds_kind(text: str, kind: str) -> bool:
+    if kind == "time":
+        return bool(_TIME.search(text))
+    if kind == "price":
+        return bool(_PRICE.search(text))
+    return True
+
+
+def _content_words(question: str, lang: str) -> list[tuple[str, str]]:
+    """(word, stem) of the question's words that name what it is about: no stopwords, no cue words."""
+    cue = _CUE_TERMS[lang]
+    out = []
+    for w in words(question):
+        if w in STOPWORDS[lang] or (len(w) < 2 and not w.isdigit()):
+            continue
+        stems = analyze(w, lang)
+        if stems and stems[0] not in cue:
+            out.append((w, stems[0]))
+    return out
+
+
+def coverage(question: str, lang: str, text: str) -> float:
+    """The share of the question's content words that `text` names: the word, a compound part of
+    it, or a thesaurus word for it (1.0 when the question names nothing: "wann habt ihr offen")."""
+    content = _content_words(question, lang)
+    if not content:
+        return 1.0
+    terms = set(analyze(text, lang))
+    long_terms = [t for t in terms if len(t) >= 4]
+    hit = 0
+    for w, s in content:
+        if s in terms or any(t in terms for sib in siblings(w) for t in analyze(sib, lang)) or \
+                (len(s) >= 4 and any(s in t or t in s for t in long_terms)):
+            hit += 1
+    return hit / len(content)
+
+
+@dataclass
+class Judgement:
+    answers: bool
+    coverage: float
+    kind: str
+
+
+def judge(question: str, lang: str, fact: Fact, keywords: str = "", min_coverage: float = 0.7) -> Judgement:
+    """Whether `fact` answers `question`: it names most of what the question is about (its words,
+    their thesaurus words, the operator's keywords) and holds the kind of value asked for."""
+    kind = asked_kind(question, lang)
+    cov = coverage(question, lang, f"{fact.text} {keywords}")
+    return Judgement(cov >= min_coverage and holds_kind(fact.text, kind), round(cov, 3), kind)
+
+
+def answering_fact(question: str, lang: str, facts: Sequence[Fact], min_score: float,
+                   keywords_of: Callable[[Fact], str] | None = None, min_coverage: float = 0.7) -> Fact | None:
+    """The best retrieved fact that answers the question, when retrieval is confident enough; else None."""
+    for fact in facts:
+        if fact.lang and fact.lang != lang:
+            continue
+        if fact.score and fact.score < min_score:
+            continue
+        kw = keywords_of(fact) if keywords_of else ""
+        if judge(question, lang, fact, kw, min_coverage).answers:
+            return fact
+    return None
+
+
+def clauses(text: str) -> list[str]:
+    """A fact cut at its strong separators; a full stop after an abbreviation or a number does not cut."""
+    raw = [p for p in _SEPARATORS.split(text) if p and p.strip(" ,")]
+    parts: list[str] = []
+    for p in raw:
+        last = parts[-1].rstrip() if parts else ""
+        word = re.search(r"([^\W\d_]*|\d+)\.$", last)
+        ordinal = re.search(r"(?<![:\d])\d{1,2}\.(\d{1,2}\.)?$", last)  # "1. OG", "24.12." (not "16:00.")
+        if parts and word and (word.group(1).lower() in _ABBREVIATIONS or ordinal or
+                               (word.group(1).islower() and len(word.group(1)) <= 2)):
+            parts[-1] = f"{last} {p.strip()}"
+        else:
+            parts.append(p.strip(" ,"))
+    return [p.strip(" ,") for p in parts] or [text.strip()]
+
+
+def answering_clause(question: str, lang: str, fact: Fact) -> str:
+    """The clause of `fact` that answers: the most subject words, holding the asked kind of value;
+    the subject's clause and the value's clause together when the fact splits them ("Sauna: ...; Di 14-21 Uhr")."""
+    parts = clauses(fact.text)
+    if len(parts) == 1:
+        return _sentence(parts[0])
+    kind = asked_kind(question, lang)
+    scored = []
+    for i, p in enumerate(parts):
+        cov = coverage(question, lang, p)
+        scored.append((cov + (0.5 if holds_kind(p, kind) and kind in ("time", "price") else 0.0), -i, i))
+    best = max(scored)[2]
+    text = parts[best]
+    if kind in ("time", "price") and not holds_kind(text, kind):
+        nxt = next((j for j in range(best + 1, len(parts)) if holds_kind(parts[j], kind)), None)
+        if nxt is not None and nxt == best + 1:
+            text = f"{text}; {parts[nxt]}"
+        elif nxt is not None or not any(holds_kind(p, kind) for p in parts):
+            pass
+        else:
+            return _sentence(fact.text)
+    if coverage(question, lang, text) == 0 and best > 0:
+        return _sentence(fact.text)  # the clause holds the value but not what it is about: say it all
+    return _sentence(text)
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    text = text[:1].upper() + text[1:]
+    return text if text[-1:] in ".!?)" else text + "."
+
+
+def source_fact(reply: str, lang: str, facts: Sequence[Fact]) -> Fact | None:
+    """The fact a reply was taken from: the one sharing most of its content words (None when none shares two)."""
+    terms = set(analyze(reply, lang))
+    best, best_n = None, 1
+    for fact in facts:
+        n = len(terms & set(analyze(fact.text, lang)))
+        if n > best_n:
+            best, best_n = fact, n
+    return best
+
+
+_DANGLING = {"de": frozenset("der die das den dem des ein eine einen einem im in am an auf zu zum zur mit von vom bei "
+                             "und oder für über unter neben hinter vor nach bis ab um".split()),
+             "en": frozenset("the a an in on at to of for with from by and or next behind near until from".split())}
+
+
+def dangling_end(reply: str, lang: str) -> bool:
+    """A reply that stops on an article or preposition lost the word after it ("The entrance is on.")."""
+    ws = words(reply)
+    return bool(ws) and ws[-1] in _DANGLING.get(lang, frozenset())

@@ -1,0 +1,138 @@
+"""Issue 11's checks: a decline although a fact answers, a reply from a fact that does not answer,
+a reply that lost its last word; and the clause a fallback says instead of the whole fact."""
+from avatar import config
+from avatar.answer.base import Fact
+from avatar.answer.checks import NO_DECLINE, Candidate, CostPredictor, check_and_choose
+from avatar.answer.checks.answers import (answering_clause, answering_fact, asked_kind, clauses, coverage,
+                                          dangling_end, source_fact)
+from avatar.answer.checks.fallback import NOT_KNOWN, fallback_reply
+from avatar.trace import Tracer
+
+WC = Fact("wc", "en", "WC: ground floor, left of the entrance; baby changing on level 1.", "services", 6.0)
+PARKING = Fact("parking", "en", "Car park P1 behind the building, 2 € per hour.", "prices", 3.0)
+DECLINE = "Sorry, I don't know that. Please ask our staff."
+
+
+class Clock:
+    def __init__(self):
+        self.t = 100.0
+
+    def __call__(self):
+        return self.t
+
+
+class Decoder:
+    """Declines unless the decline is closed off; then says `answer` (mood info). Records the bans."""
+
+    def __init__(self, clock, answer, declines_always=False):
+        self.clock, self.answer, self.declines_always = clock, answer, declines_always
+        self.calls = []
+
+    def __call__(self, variant, banned):
+        self.calls.append(frozenset(banned))
+        self.clock.t += 0.01
+        if NO_DECLINE in banned and not self.declines_always:
+            return Candidate(self.answer, "en", "info", decode_info={"variant": variant})
+        return Candidate(DECLINE, "en", "sorry", decode_info={"variant": variant})
+
+
+def cfg(**checks):
+    checks.setdefault("max_extra_ratio", 0)
+    checks.setdefault("word_pairs", False)
+    checks.setdefault("self_consistency", False)
+    return config.load(sets=[f"checks.{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in checks.items()],
+                       env={})
+
+
+def predictor():
+    return CostPredictor({"decode": 10.0, "grounding": 0.5, "compare": 0.5, "schema": 0.5})
+
+
+def test_a_decline_with_the_answer_retrieved_is_decoded_again_without_the_decline():
+    clock = Clock()
+    dec = Decoder(clock, "WC: ground floor, left of the entrance.")
+    out = check_and_choose("where's the loo", "en", [WC, PARKING], dec, cfg(), budget_ms=100, tracer=Tracer(),
+                           predictor=predictor(), clock=clock)
+    assert dec.calls[0] == frozenset() and NO_DECLINE in dec.calls[1]
+    assert out.reply == "WC: ground floor, left of the entrance." and not out.fallback_used
+    assert out.checks["answerable"] == "wc"
+
+
+def test_a_decline_that_will_not_budge_is_replaced_by_the_answering_clause():
+    clock = Clock()
+    dec = Decoder(clock, "", declines_always=True)
+    out = check_and_choose("where are the toilets", "en", [WC], dec, cfg(), budget_ms=100, tracer=Tracer(),
+                           predictor=predictor(), clock=clock)
+    assert out.fallback_used and out.checks["fallback"] == "fact:declined_answerable"
+    assert out.reply == "WC: ground floor, left of the entrance."  # the clause, not the baby-changing part
+
+
+def test_a_decline_of_a_question_no_fact_answers_stays():
+    clock = Clock()
+    dec = Decoder(clock, "WC: ground floor.")
+    out = check_and_choose("can i rent a bike here", "en", [WC, PARKING], dec, cfg(), budget_ms=100, tracer=Tracer(),
+                           predictor=predictor(), clock=clock)
+    assert len(dec.calls) == 1 and out.reply == DECLINE and "declined_answerable" in out.checks["passes"]
+
+
+def test_the_decline_check_can_be_switched_off():
+    clock = Clock()
+    dec = Decoder(clock, "WC: ground floor.")
+    out = check_and_choose("where's the loo", "en", [WC], dec, cfg(declined_answerable=False), budget_ms=100,
+                           tracer=Tracer(), predictor=predictor(), clock=clock)
+    assert len(dec.calls) == 1 and out.reply == DECLINE
+
+
+def test_a_reply_from_a_fact_that_does_not_name_the_subject_is_not_said():
+    clock = Clock()
+    meal = "How much is the lunch menu?"
+    wrong = "Car park P1 behind the building, 2 € per hour."
+    dec = lambda variant, banned: (clock.__setattr__("t", clock.t + 0.01) or
+                                   Candidate(wrong, "en", "info", decode_info={"variant": variant}))
+    out = check_and_choose(meal, "en", [PARKING, WC], dec, cfg(), budget_ms=100, tracer=Tracer(),
+                           predictor=predictor(), clock=clock)
+    assert out.fallback_used and out.reply == NOT_KNOWN["en"]
+    assert out.checks["source"]["fact"] == "parking" and out.checks["source"]["coverage"] < 0.34
+
+
+def test_a_reply_that_stops_on_a_preposition_is_not_said():
+    clock = Clock()
+    dec = lambda variant, banned: (clock.__setattr__("t", clock.t + 0.01) or
+                                   Candidate("The car park is behind.", "en", "info", decode_info={"variant": variant}))
+    out = check_and_choose("where is the car park", "en", [PARKING], dec, cfg(), budget_ms=100, tracer=Tracer(),
+                           predictor=predictor(), clock=clock)
+    assert out.fallback_used and out.reply == "Car park P1 behind the building, 2 € per hour."
+    assert dangling_end("The entrance is on.", "en") and dangling_end("Der Eingang ist in der.", "de")
+    assert not dangling_end("The entrance is on the left.", "en")
+
+
+def test_asked_kind_and_coverage():
+    assert asked_kind("wann hat das café offen", "de") == "time"
+    assert asked_kind("how much is parking", "en") == "price"
+    assert asked_kind("wo ist die garderobe", "de") == "place"
+    assert asked_kind("gibt es hier wlan", "de") == "yesno" and asked_kind("Can I bring my dog?", "en") == "yesno"
+    assert coverage("where's the loo", "en", WC.text) == 1.0  # loo -> WC (thesaurus)
+    assert coverage("is there a dentist", "en", WC.text) == 0.0
+    assert coverage("wann habt ihr offen", "de", "Mo–Sa 9–20 Uhr") == 1.0  # names nothing: any fact may answer
+
+
+def test_clauses_keep_abbreviations_dates_and_ordinals():
+    assert clauses("365 Tage geöffnet, inkl. Feiertage; 24.12. + 31.12. nur 9–14 Uhr; 1.1. ab 11 Uhr.") == [
+        "365 Tage geöffnet, inkl. Feiertage", "24.12. + 31.12. nur 9–14 Uhr", "1.1. ab 11 Uhr."]
+    assert clauses("Wir sind im 1. OG. Das Café schließt um 18:00. Danach ist zu.") == [
+        "Wir sind im 1. OG.", "Das Café schließt um 18:00.", "Danach ist zu."]
+
+
+def test_the_answering_clause_and_fact():
+    sauna = Fact("sauna", "de", "Sauna: Di–So 14–21 Uhr; Damensauna mittwochs; Handtuch 3 €.", "hours", 5.0)
+    assert answering_clause("wann hat die sauna offen", "de", sauna) == "Sauna: Di–So 14–21 Uhr."
+    assert answering_clause("was kostet ein handtuch", "de", sauna) == "Handtuch 3 €."
+    assert answering_fact("where's the loo", "en", [PARKING, WC], min_score=2.0) is WC
+    assert answering_fact("how much is the loo", "en", [WC], min_score=2.0) is None  # no price in the fact
+    assert source_fact("The car park P1 is behind the building.", "en", [WC, PARKING]) is PARKING
+
+
+def test_fallback_says_the_clause_or_sends_to_staff():
+    fb = fallback_reply("where are the toilets", "en", [PARKING, WC], min_match=0.7)
+    assert fb.kind == "fact" and fb.text == "WC: ground floor, left of the entrance."
+    assert fallback_reply("is there a cinema", "en", [PARKING, WC], min_match=0.7).text == NOT_KNOWN["en"]
