@@ -100,9 +100,14 @@ def normalise(text: str) -> str:
 
 
 def says(reply: str, item) -> bool:
+    """The reply says `item` (or one of its alternatives); "18:00" and "18" count as the same hour."""
     alternatives = [item] if isinstance(item, str) else list(item)
     r = normalise(reply)
-    return any(normalise(a) in r for a in alternatives)
+    r_hours = _FULL_HOUR.sub(r"\1", r)
+    return any(normalise(a) in r or _FULL_HOUR.sub(r"\1", normalise(a)) in r_hours for a in alternatives)
+
+
+_FULL_HOUR = re.compile(r"\b(\d{1,2}):00\b")
 
 
 def is_decline(reply: str, mood: str) -> bool:

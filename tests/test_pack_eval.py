@@ -1,0 +1,93 @@
+"""`avatar eval --packs`: questions of hand-written packs scored the same way for every answerer."""
+import json
+
+import pytest
+
+from avatar import cli
+from avatar.train import pack_eval
+
+PACK = """
+[venue]
+name = "Hallenbad Testhausen"
+kind = "pool"
+
+[[fact]]
+id = "wc"
+topic = "services"
+de = "WC: EG, neben den Umkleiden."
+en = "Toilets: ground floor, next to the changing rooms."
+
+[[fact]]
+id = "prices"
+topic = "prices"
+de = "Eintritt: Erw. 4,50 €, Kinder 2 €; Sauna 12 €."
+en = "Admission: adults 4.50 €, children 2 €; sauna 12 €."
+"""
+QUESTIONS = """
+[[q]]
+q = "wo ist das klo"
+lang = "de"
+kind = "paraphrase"
+fact = "wc"
+expect = ["EG"]
+
+[[q]]
+q = "How much is the sauna?"
+lang = "en"
+kind = "clause"
+fact = "prices"
+expect = [["12 €", "12 euros"]]
+
+[[q]]
+q = "is there a diving board"
+lang = "en"
+kind = "unanswerable"
+"""
+
+
+@pytest.fixture
+def packs(tmp_path):
+    pack = tmp_path / "dev" / "pool"
+    pack.mkdir(parents=True)
+    (pack / "venue.toml").write_text(PACK, encoding="utf-8")
+    (pack / "questions.toml").write_text(QUESTIONS, encoding="utf-8")
+    return tmp_path / "dev"
+
+
+def test_normalised_matching_of_times_prices_and_dashes():
+    assert pack_eval.says("Die Sauna kostet 12 Euro.", ["12 €"])
+    assert pack_eval.says("Admission is €4.50 for adults", "4,50 €")
+    assert pack_eval.says("open until 6 pm", ["18:00"]) and pack_eval.says("bis 18 Uhr", "18:00")
+    assert pack_eval.says("Mo–Sa 9–20 Uhr", "9-20") and not pack_eval.says("19 €", "9 €")
+    assert pack_eval.says("Ebene 2", [["Ebene 2", "level 2"]][0])
+
+
+def test_scoring_outcomes():
+    q = pack_eval.Question("wo ist das klo", "de", "paraphrase", "wc", ("EG",))
+    assert pack_eval.score(q, "WC: EG.", "info") == "right"
+    assert pack_eval.score(q, "Die Sauna kostet 12 €.", "info") == "wrong_fact"
+    assert pack_eval.score(q, "Das weiß ich leider nicht.", "sorry") == "wrongly_declined"
+    u = pack_eval.Question("gibt es ein sprungbrett", "de", "unanswerable")
+    assert pack_eval.score(u, "Das weiß ich leider nicht.", "sorry") == "declined"
+    assert pack_eval.score(u, "WC: EG.", "info") == "answered_unanswerable"
+    assert pack_eval.unsupported_numbers("It costs 13 €.", "12 € 4.50", "how much") == ["13"]
+
+
+def test_broken_questions_file_names_the_question(tmp_path):
+    (tmp_path / "questions.toml").write_text('[[q]]\nq = "wo"\nlang = "fr"\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="question #1"):
+        pack_eval.load_questions(tmp_path)
+
+
+def test_eval_packs_reports_both_answerers_per_pack_and_language(packs, tmp_path, capsys):
+    out = tmp_path / "eval.json"
+    # a two-fact pack gives BM25 little to go on: a low threshold keeps the retrieval answerer answering
+    assert cli.main(["--set", "answer.min_score=0.1", "eval", "--packs", str(packs), "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "pool/de" in text and "pool/en" in text and "retrieval" in text and "diffusion" in text
+    data = json.loads(out.read_text())
+    assert set(data["report"]) == {"diffusion", "retrieval"}
+    rows = [r for r in data["rows"] if r["answerer"] == "retrieval"]
+    assert len(rows) == 3 and {r["outcome"] for r in rows} <= {"right", "wrong_fact", "wrongly_declined", "declined",
+                                                                  "answered_unanswerable"}
+    assert data["report"]["retrieval"]["pool/de"]["right"] == 1.0  # "klo" finds the WC (thesaurus)
