@@ -3,8 +3,8 @@ a reply that lost its last word; and the clause a fallback says instead of the w
 from avatar import config
 from avatar.answer.base import Fact
 from avatar.answer.checks import NO_DECLINE, Candidate, CostPredictor, check_and_choose
-from avatar.answer.checks.answers import (answering_clause, answering_fact, asked_kind, clauses, coverage,
-                                          dangling_end, source_fact)
+from avatar.answer.checks.answers import (answering_clause, answering_fact, asked_kind, clauses, contradicting_lead,
+                                          coverage, dangling_end, source_fact)
 from avatar.answer.checks.fallback import NOT_KNOWN, fallback_reply
 from avatar.trace import Tracer
 
@@ -136,3 +136,10 @@ def test_fallback_says_the_clause_or_sends_to_staff():
     fb = fallback_reply("where are the toilets", "en", [PARKING, WC], min_match=0.7)
     assert fb.kind == "fact" and fb.text == "WC: ground floor, left of the entrance."
     assert fallback_reply("is there a cinema", "en", [PARKING, WC], min_match=0.7).text == NOT_KNOWN["en"]
+
+
+def test_a_yes_or_no_that_contradicts_its_clause():
+    assert contradicting_lead("Ja. Hunde sind nicht erlaubt.") and contradicting_lead("No. Dogs are welcome on a lead.")
+    assert not contradicting_lead("Nein. Hunde sind nicht erlaubt.") and not contradicting_lead("Yes. Dogs are welcome.")
+    assert not contradicting_lead("The café is on the ground floor.") and not contradicting_lead("Ja.")
+    assert not contradicting_lead("Ja. Kinderwagen sind kein Problem.")

@@ -195,3 +195,20 @@ def dangling_end(reply: str, lang: str) -> bool:
     """A reply that stops on an article or preposition lost the word after it ("The entrance is on.")."""
     ws = words(reply)
     return bool(ws) and ws[-1] in _DANGLING.get(lang, frozenset())
+
+
+_LEAD = re.compile(r"^\s*(ja|yes|nein|no)\b[.,!]?\s*", re.IGNORECASE)
+_NEGATION = re.compile(r"\b(nicht|kein|keine|keinen|verboten|untersagt|not|no|never|prohibited|forbidden)\b|n't\b",
+                       re.IGNORECASE)
+
+
+def contradicting_lead(reply: str) -> bool:
+    """"Ja. Hunde sind nicht erlaubt." / "No. Dogs are welcome.": the yes or no contradicts the clause after it."""
+    m = _LEAD.match(reply)
+    if not m:
+        return False
+    rest = re.sub(r"\b(kein problem|no problem|not a problem|kein thema)\b", "", reply[m.end():], flags=re.IGNORECASE)
+    if not rest.strip():
+        return False
+    negative = bool(_NEGATION.search(rest))
+    return negative if m.group(1).lower() in ("ja", "yes") else not negative

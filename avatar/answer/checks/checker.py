@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from avatar.answer.base import Fact
-from avatar.answer.checks.answers import answering_fact, coverage, dangling_end, source_fact
+from avatar.answer.checks.answers import answering_fact, contradicting_lead, coverage, dangling_end, source_fact
 from avatar.answer.checks.candidate import Candidate
 from avatar.answer.checks.consistency import compare, content_signature, vote
 from avatar.answer.checks.fallback import fallback_reply
@@ -351,6 +351,9 @@ def check_and_choose(question: str, lang: str, facts: Sequence[Fact], decode: De
                     if dangling_end(cand.text, lang):  # "The entrance is on." lost the name after "on"
                         s.ok = False
                         s.problems.append("ends on an article or preposition")
+                    if contradicting_lead(cand.text):  # "Ja. Hunde sind nicht erlaubt."
+                        s.ok = False
+                        s.problems.append("its yes or no contradicts what follows")
                     if cand.mood == "sorry" and garbled_decline(cand.text, lang):
                         s.ok = False
                         s.problems.append("a decline in words the model never learned for one")
