@@ -22,10 +22,9 @@ import torch.nn.functional as F
 from transformers import AutoConfig, AutoModel, PretrainedConfig, PreTrainedModel
 from transformers.utils import ModelOutput
 
-# The reply record's special tokens (issue 5's schema): `<de>|<en> <mood> <sep> text <eos>`
-SPECIAL_TOKENS = ["<pad>", "<unk>", "<bos>", "<eos>", "<mask>", "<sep>", "<fact>", "<de>", "<en>",
-                  "<neutral>", "<happy>", "<sorry>", "<info>", "<user>", "<bot>"]
-MOODS = ("neutral", "happy", "sorry", "info")
+# The reply record's special tokens (issue 5's schema): `<de>|<en> <mood> <sep> text <eos>`, shared
+# with the kiosk (re-exported here for the trainer and the tokenizer)
+from avatar.model_contract import MOODS, SPECIAL_TOKENS  # noqa: F401
 
 
 class AvatarMDLMConfig(PretrainedConfig):

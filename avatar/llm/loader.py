@@ -64,6 +64,9 @@ def load_model(path: str | os.PathLike, family: str | Family | None = None, devi
     stock_causal = type(model).__name__.endswith("ForCausalLM") and type(model).__module__.startswith("transformers.")
     from avatar.llm.forward_pass import ModelForward
     forward = ModelForward(model, fam, force_bidirectional=stock_causal and fam.attention == BIDIRECTIONAL)
+    from avatar.model_contract import use_model_folder
+
+    use_model_folder(folder)  # the checks read this model's tables (none: a foreign model, those checks skip)
     return DiffusionLM(model=model, tokenizer=tokenizer, family=fam, forward=forward, path=folder,
                        device=torch_device, mask_token_id=mask_id, eos_token_ids=tuple(eos_ids),
                        pad_token_id=pad_id, vocab_size=vocab_size)
