@@ -29,3 +29,18 @@ def test_word_pairs_the_corpus_never_had_are_unknown_unless_the_facts_have_them(
     fact = "Last entry is half an hour before closing time."
     assert unknown_pairs(fact, [fact]) == []  # said as the fact says it
     assert unknown_pairs("Admission is 9 € for adults.", []) == []  # numbers stand as one kind of word
+
+
+def test_a_model_without_checks_tables_skips_those_checks_with_one_log_line(tmp_path, caplog):
+    import logging
+
+    from avatar.answer.checks.common_words import small_talk_nouns_de
+    from avatar.model_contract import use_model_folder
+
+    use_model_folder(tmp_path)  # a model this project did not train: no checks_tables.json.gz
+    with caplog.at_level(logging.WARNING, logger="avatar.model_contract"):
+        assert unknown_words("The current special exhibitionoth is called Light.", []) == []
+        assert unknown_pairs("If is is help is.", []) == []
+        assert not garbled_decline("Sorry, in speak't know that.", "en")
+        assert small_talk_nouns_de() == frozenset()
+    assert len([r for r in caplog.records if "checks_tables" in r.getMessage()]) == 1

@@ -91,3 +91,39 @@ def test_labels_give_a_loss_that_can_be_minimised():
         opt.step()
         losses.append(loss.item())
     assert losses[-1] < losses[0] - 0.5
+
+
+def test_the_kiosk_loads_the_embedded_model_without_transformers_and_gets_the_same_model(tmp_path, monkeypatch):
+    """The shipped folder (config.json, model.safetensors, a bare tokenizer.json) loads as plain torch
+    layers and a bare tokenizers.Tokenizer: the same parameters, logits and token ids as through
+    transformers' Auto classes, without the ~3 s import of PreTrainedModel."""
+    import inspect
+
+    from avatar.llm import loader
+    from avatar.llm.mdlm_layers import DEFAULTS, FastAvatarMDLM
+    from avatar.llm.random_model import make_random_model
+
+    assert {k: p.default for k, p in inspect.signature(AvatarMDLMConfig.__init__).parameters.items()
+            if p.default is not inspect.Parameter.empty} == DEFAULTS
+    folder = make_random_model(tmp_path / "m", "avatar-mdlm")
+    (folder / "tokenizer_config.json").unlink()  # as shipped: tokenizer.json alone
+    fast = loader.load_model(folder, threads=1)
+    monkeypatch.setattr(loader, "_load_embedded", lambda *a, **k: None)
+    slow = loader.load_model(folder, threads=1)
+    assert isinstance(fast.model, FastAvatarMDLM) and isinstance(slow.model, AvatarMDLM)
+    assert (fast.mask_token_id, fast.eos_token_ids, fast.pad_token_id, fast.vocab_size) == \
+        (slow.mask_token_id, slow.eos_token_ids, slow.pad_token_id, slow.vocab_size)
+    a, b = fast.model.state_dict(), slow.model.state_dict()
+    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+    x = ids(1, 24) % fast.vocab_size
+    with torch.no_grad():
+        torch.testing.assert_close(fast.model(x, prompt_len=16).logits, slow.model(x, prompt_len=16).logits)
+    text = "Die Garderobe ist im Erdgeschoss. Admission is 12 euros!"
+    encoded = fast.tokenizer.encode(text, add_special_tokens=False)
+    assert encoded == slow.tokenizer.encode(text, add_special_tokens=False)
+    for skip in (True, False):
+        with_specials = [2, 7, 5, *encoded, 3, 0, 4]
+        assert fast.tokenizer.decode(with_specials, skip_special_tokens=skip) == \
+            slow.tokenizer.decode(with_specials, skip_special_tokens=skip)
+    for token in ("<mask>", "<eos>", "<pad>", "no-such-token"):
+        assert fast.tokenizer.convert_tokens_to_ids(token) == slow.tokenizer.convert_tokens_to_ids(token)

@@ -64,3 +64,18 @@ def test_the_decline_share_moves_only_the_training_mix():
     assert more["fact"] < default["fact"]  # ... and fact questions give up the difference
     first = [e.question for e in corpus.take(corpus.examples(3), 20)]
     assert first == [e.question for e in corpus.take(corpus.examples(3, decline_share=0.15), 20)]
+
+
+def test_training_without_the_small_talk_corpora_is_a_clear_error(monkeypatch, capsys):
+    """chatterbot-corpus and chitchat-dataset are the `train` extra: `avatar train` names what is
+    missing and how to install it, before any work."""
+    import importlib.util
+
+    from avatar.cli import main
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "chitchat_dataset" else real(name, *a))
+    assert main(["train", "--steps", "1", "--out", "/nonexistent/run"]) == 2
+    err = capsys.readouterr().err
+    assert "chitchat-dataset" in err and "chatterbot" not in err and ".[train]" in err

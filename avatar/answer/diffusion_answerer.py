@@ -18,6 +18,7 @@ from avatar.answer.base import Answer, Fact, HistoryTurn
 from avatar.answer.prompt import PromptCodec
 from avatar.answer.text import detect_language, words
 from avatar.cancel import NEVER, CancelToken
+from avatar.model_contract import day_hours_text
 from avatar.trace import TRACER, Tracer, now
 
 log = logging.getLogger(__name__)
@@ -47,16 +48,7 @@ def weekday_fact(pack, day: int, lang: str) -> Fact | None:
     intervals = hours.get(_PACK_DAYS[day])
     if intervals is None:
         return None
-    from avatar.train.corpus import DAYS
-
-    name = DAYS[lang][day]
-    if not intervals:
-        text = f"Am {name} haben wir geschlossen." if lang == "de" else f"On {name} we are closed."
-    elif lang == "de":
-        text = f"Am {name} haben wir von " + " und ".join(f"{a} bis {b}" for a, b in intervals) + " Uhr geöffnet."
-    else:
-        text = f"On {name} we are open " + " and ".join(f"from {a} to {b}" for a, b in intervals) + "."
-    return Fact(f"hours-{_PACK_DAYS[day]}", lang, text, "hours", 1.0)
+    return Fact(f"hours-{_PACK_DAYS[day]}", lang, day_hours_text(day, intervals, lang), "hours", 1.0)
 
 
 class DiffusionAnswerer:

@@ -15,14 +15,11 @@ from typing import Any
 
 from avatar.answer.base import Fact
 from avatar.errors import AvatarError
+from avatar.model_contract import today_hours_text, week_hours_text
 
 LANGS = ("de", "en")
 TOPICS = ("hours", "prices", "rooms", "directions", "services", "rules", "contacts", "events", "about")
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-_DAY_NAMES = {
-    "de": ("Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"),
-    "en": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
-}
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 _INTERVAL = re.compile(r"^\s*([01]?\d|2[0-4]):([0-5]\d)\s*-\s*([01]?\d|2[0-4]):([0-5]\d)\s*$")
 _CLOSED = ("closed", "geschlossen")
@@ -92,46 +89,11 @@ class KnowledgePack:
         return self.hours[WEEKDAYS[day.weekday()]]
 
     def hours_facts(self, lang: str, today: date | None = None) -> list[Fact]:
+        """Today's and the week's hours, worded as the model learned them (avatar/model_contract.py)."""
         today = today or datetime.now().date()
-        day = today.weekday()
-        intervals = self.hours[WEEKDAYS[day]]
-        name = _DAY_NAMES[lang][day]
-        if lang == "de":
-            state = f"von {_intervals_text(intervals, lang)} geöffnet" if intervals else "geschlossen"
-            text = f"Heute, am {name}, haben wir {state}."
-        else:
-            state = f"open {_intervals_text(intervals, lang)}" if intervals else "closed"
-            text = f"Today, {name}, we are {state}."
-        return [Fact("hours-today", lang, text, "hours"), Fact("hours-week", lang, self._week_text(lang), "hours")]
-
-    def _week_text(self, lang: str) -> str:
-        """'Montag geschlossen; Dienstag bis Sonntag 10:00 bis 18:00 Uhr' with equal days grouped."""
-        groups: list[tuple[int, int, tuple]] = []
-        for i, day in enumerate(WEEKDAYS):
-            iv = self.hours[day]
-            if groups and groups[-1][2] == iv:
-                groups[-1] = (groups[-1][0], i, iv)
-            else:
-                groups.append((i, i, iv))
-        names = _DAY_NAMES[lang]
-        to, also = (" bis ", " und ") if lang == "de" else (" to ", " and ")
-        parts = []
-        for first, last, iv in groups:
-            joiner = also if last == first + 1 else to
-            days = names[first] if first == last else f"{names[first]}{joiner}{names[last]}"
-            if lang == "de":
-                parts.append(f"{days} von {_intervals_text(iv, lang)}" if iv else f"{days} geschlossen")
-            else:
-                parts.append(f"{days} {_intervals_text(iv, lang)}" if iv else f"{days} closed")
-        if lang == "de":
-            return "Unsere Öffnungszeiten: " + "; ".join(parts) + "."
-        return "Our opening hours: " + "; ".join(parts) + "."
-
-
-def _intervals_text(intervals: tuple[tuple[str, str], ...], lang: str) -> str:
-    if lang == "de":
-        return " und ".join(f"{a} bis {b} Uhr" for a, b in intervals)
-    return " and ".join(f"from {a} to {b}" for a, b in intervals)
+        text = today_hours_text(today.weekday(), self.hours[WEEKDAYS[today.weekday()]], lang)
+        week = week_hours_text([self.hours[day] for day in WEEKDAYS], lang)
+        return [Fact("hours-today", lang, text, "hours"), Fact("hours-week", lang, week, "hours")]
 
 
 def load_pack(path: str | os.PathLike) -> KnowledgePack:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from avatar.llm.embedded_model import MOODS
+from avatar.model_contract import MOODS
 
 MAX_PROMPT_TOKENS = 320  # operators' facts run long (several facts in one sentence, polite phrasing)
 MAX_FACT_TOKENS = 112

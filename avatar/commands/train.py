@@ -27,6 +27,9 @@ def add_arguments(parser) -> None:
 
 
 def run(args, cfg) -> int:
+    from avatar.train.corpus import require_small_talk
+
+    require_small_talk()  # the `train` extra: a clear error, before any work
     from avatar.train.trainer import TrainOptions, train
 
     opts = TrainOptions(out=resolve(args.out), steps=args.steps, minutes=args.minutes, seed=args.seed,

@@ -38,16 +38,21 @@ def load_model(path: str | os.PathLike, family: str | Family | None = None, devi
     if not any((folder / name).is_file() for name in _TOKENIZER_FILES):
         raise ModelError(f"{folder} has no tokenizer (tokenizer.json)",
                          hint="copy the tokenizer files (tokenizer.json, tokenizer_config.json) into the model folder")
-    _register_embedded_model()
     fam = family if isinstance(family, Family) else get_family(family) if family else detect_family(config, folder)
     torch_device = _device(device)
     if threads:
         torch.set_num_threads(int(threads))
     torch_dtype = _dtype(dtype, torch_device)
 
-    model = _load_weights(folder, config, fam, torch_dtype).to(torch_device).eval()
+    fast = _load_embedded(folder, config, fam, torch_dtype)
+    if fast is not None:  # the shipped embedded model: plain torch and tokenizers, no transformers import
+        model, tokenizer = fast
+        model = model.to(torch_device).eval()
+    else:
+        _register_embedded_model()
+        model = _load_weights(folder, config, fam, torch_dtype).to(torch_device).eval()
+        tokenizer = _load_tokenizer(folder, fam)
     model.requires_grad_(False)
-    tokenizer = _load_tokenizer(folder, fam)
     vocab_size = int(getattr(model.config, "vocab_size", 0) or len(tokenizer))
     mask_id = _mask_id(tokenizer, fam, config, vocab_size)
     if mask_id is None:
@@ -64,9 +69,62 @@ def load_model(path: str | os.PathLike, family: str | Family | None = None, devi
     stock_causal = type(model).__name__.endswith("ForCausalLM") and type(model).__module__.startswith("transformers.")
     from avatar.llm.forward_pass import ModelForward
     forward = ModelForward(model, fam, force_bidirectional=stock_causal and fam.attention == BIDIRECTIONAL)
+    from avatar.model_contract import use_model_folder
+
+    use_model_folder(folder)  # the checks read this model's tables (none: a foreign model, those checks skip)
     return DiffusionLM(model=model, tokenizer=tokenizer, family=fam, forward=forward, path=folder,
                        device=torch_device, mask_token_id=mask_id, eos_token_ids=tuple(eos_ids),
                        pad_token_id=pad_id, vocab_size=vocab_size)
+
+
+def _load_embedded(folder: Path, config: dict, fam: Family, dtype: torch.dtype) -> tuple[Any, Any] | None:
+    """The embedded model (avatar-mdlm) in plain torch and its bare tokenizer.json: importing
+    transformers' PreTrainedModel alone costs ~3 s on a 2-core box, which is most of a cold start.
+    None for any other folder (the transformers path loads it)."""
+    if (fam.name != "avatar-mdlm" or config.get("model_type") != "avatar-mdlm" or "auto_map" in config
+            or sorted(p.name for p in folder.glob("*.safetensors")) != ["model.safetensors"]
+            or not (folder / "tokenizer.json").is_file() or (folder / "tokenizer_config.json").exists()):
+        return None
+    from safetensors.torch import load_file
+    from tokenizers import Tokenizer
+
+    from avatar.llm.mdlm_layers import FastAvatarMDLM, MDLMSettings
+
+    settings = MDLMSettings(**{k: v for k, v in config.items() if not k.startswith("_")})
+    try:
+        model = FastAvatarMDLM(settings)
+        model.load_state_dict(load_file(str(folder / "model.safetensors")), strict=True)
+        tokenizer = BareTokenizer(Tokenizer.from_file(str(folder / "tokenizer.json")))
+    except Exception as exc:  # a state dict that does not fit, a broken tokenizer.json
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ModelError(f"cannot load the embedded model in {folder}: {first}",
+                         hint="the folder's files do not belong together; copy the model folder again") from None
+    return model.to(dtype), tokenizer
+
+
+class BareTokenizer:
+    """A tokenizer.json (`tokenizers.Tokenizer`) with the few methods of a transformers tokenizer the
+    engine uses; a bare tokenizer.json declares no special-token roles, as transformers reads it too."""
+    mask_token_id = unk_token_id = eos_token_id = sep_token_id = pad_token_id = bos_token_id = None
+    chat_template = None
+
+    def __init__(self, tokenizer: Any):
+        self.backend_tokenizer = tokenizer
+
+    def __len__(self) -> int:
+        return self.backend_tokenizer.get_vocab_size(with_added_tokens=True)
+
+    def encode(self, text: str, add_special_tokens: bool = True) -> list[int]:
+        return self.backend_tokenizer.encode(text, add_special_tokens=add_special_tokens).ids
+
+    def decode(self, ids, skip_special_tokens: bool = False) -> str:
+        return self.backend_tokenizer.decode([int(i) for i in ids], skip_special_tokens=skip_special_tokens)
+
+    def convert_tokens_to_ids(self, token: str) -> int | None:
+        return self.backend_tokenizer.token_to_id(token)
+
+    def convert_ids_to_tokens(self, index: int) -> str | None:
+        return self.backend_tokenizer.id_to_token(int(index))
 
 
 def _register_embedded_model() -> None:

@@ -18,8 +18,9 @@ from functools import lru_cache
 from importlib import resources
 from typing import Callable, Iterator
 
-DAYS = {"de": ["Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"],
-        "en": ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]}
+from avatar import model_contract
+from avatar.model_contract import DAYS, DECLINE  # the wording the kiosk shares (avatar/model_contract.py)
+
 MONTHS = {"de": ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September",
                  "Oktober", "November", "Dezember"],
           "en": ["January", "February", "March", "April", "May", "June", "July", "August",
@@ -105,14 +106,6 @@ STREETS = ["Marktplatz", "Bahnhofstraße", "Schillerstraße", "Goethestraße", "
 WIFI_WORDS = ["sonne", "welle", "tanne", "kiesel", "falke", "anker", "wolke", "birke", "feder", "komet"]
 
 
-DECLINE = {"de": ["Das weiß ich leider nicht. Bitte fragen Sie unser Personal.",
-                  "Dazu habe ich leider keine Information. Unser Personal hilft Ihnen gern weiter.",
-                  "Das kann ich Ihnen leider nicht sagen. Fragen Sie bitte an der Information."],
-           "en": ["Sorry, I don't know that. Please ask our staff.",
-                  "I'm afraid I have no information about that. Our staff will be happy to help.",
-                  "I can't tell you that, sorry. Please ask at the information desk."]}
-
-
 @dataclass
 class Item:
     """One fact of a venue in both languages, and how to ask about it."""
@@ -156,33 +149,18 @@ def _price(euros: int, cents: int, lang: str, style: int = 0) -> str:
     return (f"{amount} €", f"€{amount}")[style - 1] if style else f"{amount} euros"
 
 
+def _intervals(hours: tuple[dict, dict] | None, lang: str) -> list[tuple[str, str]]:
+    return [] if hours is None else [(hours[0][lang], hours[1][lang])]
+
+
 def day_hours_text(d: int, hours: tuple[dict, dict] | None, lang: str) -> str:
-    """One weekday's opening hours as a fact sentence (also used by the answerer for a pack's [hours])."""
-    day = DAYS[lang][d]
-    if hours is None:
-        return f"Am {day} haben wir geschlossen." if lang == "de" else f"On {day} we are closed."
-    o, c = hours[0][lang], hours[1][lang]
-    return f"Am {day} haben wir von {o} bis {c} Uhr geöffnet." if lang == "de" else f"On {day} we are open from {o} to {c}."
+    """One weekday's opening hours as a fact sentence (the kiosk words a pack's [hours] the same way)."""
+    return model_contract.day_hours_text(d, _intervals(hours, lang), lang)
 
 
 def week_hours_text(hours: list, lang: str) -> str:
-    """The week in one sentence, equal neighbouring days grouped (as knowledge.py words it)."""
-    groups: list[list] = []
-    for d, h in enumerate(hours):
-        key = None if h is None else (h[0][lang], h[1][lang])
-        if groups and groups[-1][2] == key:
-            groups[-1][1] = d
-        else:
-            groups.append([d, d, key])
-    names, parts = DAYS[lang], []
-    to, also = (" bis ", " und ") if lang == "de" else (" to ", " and ")
-    for first, last, key in groups:
-        days = names[first] if first == last else f"{names[first]}{also if last == first + 1 else to}{names[last]}"
-        if lang == "de":
-            parts.append(f"{days} von {key[0]} bis {key[1]} Uhr" if key else f"{days} geschlossen")
-        else:
-            parts.append(f"{days} from {key[0]} to {key[1]}" if key else f"{days} closed")
-    return ("Unsere Öffnungszeiten: " if lang == "de" else "Our opening hours: ") + "; ".join(parts) + "."
+    """The week in one sentence, equal neighbouring days grouped (as the kiosk words it)."""
+    return model_contract.week_hours_text([_intervals(h, lang) for h in hours], lang)
 
 
 def _join(items: list[str], lang: str) -> str:
@@ -272,14 +250,13 @@ class Venue:
         h = self.hours[d]
         day = {lang: DAYS[lang][d] for lang in ("de", "en")}
         if h is None:
-            fact = {"de": f"Heute, am {day['de']}, haben wir geschlossen.", "en": f"Today, {day['en']}, we are closed."}
+            fact = {lang: model_contract.today_hours_text(d, [], lang) for lang in ("de", "en")}
             reply = {"de": ["Heute haben wir leider geschlossen.", f"Heute, am {day['de']}, haben wir geschlossen."],
                      "en": ["Sorry, we are closed today.", f"Today, {day['en']}, we are closed."]}
             values = {"de": ["geschlossen"], "en": ["closed"]}
         else:
             o, c = h
-            fact = {"de": f"Heute, am {day['de']}, haben wir von {o['de']} bis {c['de']} Uhr geöffnet.",
-                    "en": f"Today, {day['en']}, we are open from {o['en']} to {c['en']}."}
+            fact = {lang: model_contract.today_hours_text(d, _intervals(h, lang), lang) for lang in ("de", "en")}
             reply = {"de": [f"Heute haben wir von {o['de']} bis {c['de']} Uhr geöffnet.", fact["de"]],
                      "en": [f"Today we are open from {o['en']} to {c['en']}.", fact["en"]]}
             values = {"de": [o["de"], c["de"]], "en": [o["en"], c["en"]]}
@@ -611,6 +588,23 @@ def asr_style(text: str, lang: str, rng: random.Random) -> str:
 
 
 # --- small talk ------------------------------------------------------------------------------------
+SMALL_TALK_PACKAGES = {"chatterbot-corpus": "chatterbot_corpus", "chitchat-dataset": "chitchat_dataset"}
+
+
+def require_small_talk() -> None:
+    """The small-talk corpora are training-only dependencies (pyproject's `train` extra): a missing one
+    is an error that says how to install it, not an ImportError deep in the example stream."""
+    import importlib.util
+
+    from avatar.errors import AvatarError
+
+    missing = [pkg for pkg, module in SMALL_TALK_PACKAGES.items() if importlib.util.find_spec(module) is None]
+    if missing:
+        raise AvatarError(f"training reads the small-talk corpora, and {' and '.join(missing)} "
+                          f"{'is' if len(missing) == 1 else 'are'} not installed",
+                          hint="install the training extra: pip install -e '.[train]' (make install does)")
+
+
 _CHATTERBOT_COUNT: dict[str, int] = {}
 
 

@@ -1,6 +1,10 @@
-"""Copy a trained model folder into models/ and write its manifest entry (sha256 of every file).
+"""Copy a trained model folder into models/, write its checks tables, and write its manifest entry
+(sha256 of every file, the tables included).
 
 Run: `python -m avatar.train.ship runs/avatar-mdlm/model --command "avatar train ..."`.
+Tables only (an existing model folder, e.g. after the corpus code moved): `python -m avatar.train.ship
+--tables-only models/avatar-mdlm`; it rewrites the folder's checks tables and the sha256 entries of
+its manifest entry, and keeps the rest of that entry as it is.
 """
 from __future__ import annotations
 
@@ -10,6 +14,8 @@ import re
 import shutil
 from pathlib import Path
 
+from avatar.errors import AvatarError
+from avatar.model_contract import CHECKS_TABLES, CheckTables, write_tables
 from avatar.paths import models_dir
 
 FILES = ("config.json", "model.safetensors", "tokenizer.json")
@@ -20,12 +26,24 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def ship(src: Path, command: str, models: Path | None = None) -> Path:
+def _tables(tables: CheckTables | None) -> CheckTables:
+    if tables is not None:
+        return tables
+    from avatar.train.corpus import require_small_talk
+    from avatar.train.tables import build_tables
+
+    require_small_talk()
+    return build_tables()
+
+
+def ship(src: Path, command: str, models: Path | None = None, tables: CheckTables | None = None) -> Path:
+    """`tables`: the checks tables to write (default: read from the training corpus, ~10 s)."""
     models = models or models_dir()
     dest = models / NAME
     dest.mkdir(parents=True, exist_ok=True)
     for name in FILES:
         shutil.copyfile(src / name, dest / name)
+    write_tables(dest, _tables(tables))
     entry = "\n".join([
         f"# The embedded bilingual masked-diffusion model, trained by this project (docs/MODEL.md).",
         f"[{NAME}]",
@@ -37,7 +55,7 @@ def ship(src: Path, command: str, models: Path | None = None) -> Path:
         '"chatterbot-corpus 1.3.3 German and English YAML (BSD licence: PyPI classifier BSD License, upstream BSD-3-Clause)", '
         '"chitchat-dataset 0.9.0 (MIT)"]',
         f"[{NAME}.files]",
-        *[f'"{name}" = "{sha256(dest / name)}"' for name in FILES]]) + "\n"
+        *_file_lines(dest)]) + "\n"
     manifest = models / "manifest.toml"
     text = manifest.read_text(encoding="utf-8") if manifest.exists() else ""
     # drop an older entry of ours (its comment, table and files table), keep everyone else's
@@ -47,12 +65,44 @@ def ship(src: Path, command: str, models: Path | None = None) -> Path:
     return dest
 
 
+def _file_lines(folder: Path) -> list[str]:
+    return [f'"{name}" = "{sha256(folder / name)}"' for name in (*FILES, CHECKS_TABLES) if (folder / name).is_file()]
+
+
+def ship_tables(folder: Path, tables: CheckTables | None = None, manifest: Path | None = None) -> Path:
+    """(Re)write the checks tables of an existing model folder and the sha256 lines of its manifest
+    entry (`[<folder name>.files]`); the entry's other fields stay as they are."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise SystemExit(f"no model folder {folder}")
+    path = write_tables(folder, _tables(tables))
+    manifest = manifest or folder.parent / "manifest.toml"
+    files = re.compile(rf"(?ms)^\[{re.escape(folder.name)}\.files\]\n.*?(?=^\[|^#|\Z)")
+    text = manifest.read_text(encoding="utf-8") if manifest.exists() else ""
+    found = files.search(text)
+    if found is None:
+        print(f"{manifest} has no [{folder.name}.files] table: only {CHECKS_TABLES} was written")
+        return path
+    block = "\n".join([f"[{folder.name}.files]", *_file_lines(folder)]) + "\n"
+    rest = text[found.end():]
+    manifest.write_text(text[:found.start()] + block + ("\n" if rest and not rest.startswith("\n") else "") + rest,
+                        encoding="utf-8")
+    return path
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("src", type=Path)
-    parser.add_argument("--command", required=True, help="the exact training command, for the manifest")
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("src", type=Path, help="the trained model folder (with --tables-only: the shipped one)")
+    parser.add_argument("--command", help="the exact training command, for the manifest")
+    parser.add_argument("--tables-only", action="store_true",
+                        help=f"only (re)write {CHECKS_TABLES} into SRC and its manifest sha256 lines")
     args = parser.parse_args()
-    print(ship(args.src, args.command))
+    if not args.tables_only and not args.command:
+        parser.error("--command is required (the exact training command, for the manifest)")
+    try:
+        print(ship_tables(args.src) if args.tables_only else ship(args.src, args.command))
+    except AvatarError as exc:
+        raise SystemExit(f"avatar.train.ship: error: {exc}") from None
 
 
 if __name__ == "__main__":

@@ -5,12 +5,12 @@ German capitalises every noun, so a capitalised word is only a *name candidate*.
 is one of the common words below (pronouns of address, greetings and the nouns the kiosk's own
 templates use: declines, directions, pointing to staff). Keep the lists small and generic: a
 venue-specific noun belongs in the knowledge pack, where the facts rule finds it. German small
-talk adds its own nouns (read once from the chatterbot corpus the model learns from).
+talk adds its own nouns (those of the chatterbot corpus the model learned from, from the model
+folder's checks tables).
 """
 from __future__ import annotations
 
-import re
-from functools import lru_cache
+from avatar.model_contract import checks_tables
 
 COMMON_DE = frozenset(w.lower() for w in """
 Sie Ihnen Ihr Ihre Ihrem Ihren Ihrer Ihres Du Dir Dich Dein Deine
@@ -44,24 +44,13 @@ English German Avatar Kiosk
 """.split())
 
 
-@lru_cache(maxsize=1)
 def small_talk_nouns_de() -> frozenset[str]:
-    """The words of the German small talk the embedded model learns (chatterbot-corpus), minus any
-    name the venue generator uses: "Strom" or "Pizza" in a chat reply is a noun, not a venue fact."""
-    try:
-        from importlib import resources
-
-        from avatar.train import corpus
-
-        folder = resources.files("chatterbot_corpus") / "data" / "german"
-        pairs = [p for f in sorted(folder.iterdir()) if f.name.endswith(".yml")
-                 for p in corpus._yaml_pairs(f.read_text(encoding="utf-8"))]
-    except Exception:  # the corpus package is optional at run time: the static list still holds
-        return frozenset()
-    words = {w.lower() for _, reply in pairs for w in re.findall(r"[A-Za-zÄÖÜäöüß]+", reply)}
-    venue_names = {w.lower() for names in (corpus.FIRST, corpus.LAST, corpus.COMPANY, corpus.CITIES, corpus.PLACES)
-                   for n in names for w in n.split()}
-    return frozenset(words - venue_names)
+    """The words of the German small talk the embedded model learned (chatterbot-corpus), minus any
+    name the venue generator uses: "Strom" or "Pizza" in a chat reply is a noun, not a venue fact.
+    Read from the model folder's checks tables (written at ship time, avatar/train/tables.py); a model
+    without them brings no small talk of its own, and the static lists above still hold."""
+    tables = checks_tables()
+    return tables.small_talk_nouns.get("de", frozenset()) if tables is not None else frozenset()
 
 
 def common_words(lang: str) -> frozenset[str]:

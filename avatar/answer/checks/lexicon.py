@@ -4,11 +4,11 @@ or the question. Parallel decoding can glue sub-word pieces into words that do n
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Iterable
 
+from avatar.model_contract import checks_tables
+
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
-LEXICON_EXAMPLES = 20000  # replies of the training stream the lexicon is read from (~1.5 s, once)
 
 
 def words_of(text: str) -> list[str]:
@@ -16,8 +16,11 @@ def words_of(text: str) -> list[str]:
 
 
 def corpus_lexicon() -> frozenset[str]:
-    """The words of the training corpus's replies, questions and facts (train seeds, deterministic)."""
-    return _corpus_tables()[0]
+    """The words of the training corpus's replies, questions, facts and small talk, as the model
+    folder's checks tables hold them (written at ship time: avatar/train/tables.py); empty when the
+    model brought none (a model this project did not train): the lexicon check then passes all."""
+    tables = checks_tables()
+    return tables.words if tables is not None else frozenset()
 
 
 _TOKEN = re.compile(r"[^\W\d_]+|\d+(?:[.,:]\d+)*", re.UNICODE)
@@ -30,49 +33,41 @@ def word_pairs(text: str) -> list[tuple[str, str]]:
 
 
 def corpus_pairs() -> frozenset[tuple[str, str]]:
-    """The word pairs of the training corpus (replies, questions, facts, small talk)."""
-    return _corpus_tables()[1]
-
-
-@lru_cache(maxsize=1)
-def _corpus_tables() -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
-    """Words and adjacent word pairs of the corpus, read in one pass (~3 s, once at warm-up)."""
-    from avatar.train.corpus import STYLED_SHARE, examples, small_talk_pairs, take
-
-    texts = [t for ex in take(examples(0, styled_share=STYLED_SHARE), LEXICON_EXAMPLES) for t in (ex.reply, ex.question, *ex.facts)]
-    # rare small-talk words: all of them, not a sample
-    texts += [t for pairs in small_talk_pairs().values() for pair in pairs for t in pair]
-    words: set[str] = set()
-    pairs: set[tuple[str, str]] = set()
-    for text in texts:
-        words.update(words_of(text))
-        pairs.update(word_pairs(text))
-    return frozenset(words), frozenset(pairs)
+    """The word pairs of the training corpus (replies, questions, facts, small talk); empty without tables."""
+    tables = checks_tables()
+    return tables.pairs if tables is not None else frozenset()
 
 
 def unknown_pairs(reply: str, context: Iterable[str]) -> list[str]:
     """Adjacent word pairs of the reply found neither in the corpus nor in the context: words the
-    model strung together in an order it never saw ("If is is help is")."""
+    model strung together in an order it never saw ("If is is help is"). None without the tables."""
     known = corpus_pairs()
+    if not known:
+        return []
     allowed = {p for text in context for p in word_pairs(text)}
     return [f"{a} {b}" for a, b in word_pairs(reply) if (a, b) not in known and (a, b) not in allowed]
 
 
 def unknown_words(reply: str, context: Iterable[str]) -> list[str]:
-    """Words of the reply (3+ letters) found neither in the corpus lexicon nor in the context."""
+    """Words of the reply (3+ letters) found neither in the corpus lexicon nor in the context (none
+    without the tables)."""
     lexicon = corpus_lexicon()
+    if not lexicon:
+        return []
     allowed = {w for text in context for w in words_of(text)}
     return [w for w in words_of(reply) if len(w) > 2 and w not in lexicon and w not in allowed]
 
 
-@lru_cache(maxsize=2)
 def decline_words(lang: str) -> frozenset[str]:
-    """The words of the declines the model learned (the corpus's "sorry" replies) and the fallback's."""
+    """The words of the declines the model learned (the checks tables' decline words) and the
+    fallback's; empty when the model folder has no tables."""
+    tables = checks_tables()
+    if tables is None or not tables.decline_words:
+        return frozenset()
     from avatar.answer.checks.fallback import NOT_KNOWN
-    from avatar.train.corpus import DECLINE
 
-    lang = lang if lang in DECLINE else "en"
-    return frozenset(w for text in [*DECLINE[lang], NOT_KNOWN[lang]] for w in words_of(text))
+    lang = lang if lang in tables.decline_words else "en"
+    return tables.decline_words[lang] | frozenset(words_of(NOT_KNOWN[lang if lang in NOT_KNOWN else "en"]))
 
 
 def garbled_decline(reply: str, lang: str, min_share: float = 0.85) -> bool:
@@ -82,4 +77,6 @@ def garbled_decline(reply: str, lang: str, min_share: float = 0.85) -> bool:
     if not words:
         return False
     known = decline_words(lang)
+    if not known:  # no tables: the model's own declines are not known, the check is skipped
+        return False
     return sum(w in known for w in words) / len(words) < min_share
