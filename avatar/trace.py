@@ -58,10 +58,12 @@ class Tracer:
 
     A visit's spans are bounded (`max_spans_per_visit`, the oldest of the visit go first);
     `end_visit()` drops the visitor's words from every span it holds. `keep_words` (set by
-    `avatar run --debug-transcripts`) keeps them, in memory and in exported traces.
+    `avatar run --debug-transcripts`) keeps them, in memory and in exported traces;
+    `keep_past_visits=False` (a kiosk without a trace file to write) drops past visits' spans altogether.
     """
 
-    def __init__(self, max_spans: int = 200_000, max_spans_per_visit: int = 20_000, keep_words: bool = False) -> None:
+    def __init__(self, max_spans: int = 200_000, max_spans_per_visit: int = 20_000, keep_words: bool = False,
+                 keep_past_visits: bool = True) -> None:
         self._lock = threading.Lock()
         self._spans: list[Span] = []
         self._instants: list[Span] = []
@@ -69,6 +71,7 @@ class Tracer:
         self.max_spans = max_spans
         self.max_spans_per_visit = max_spans_per_visit
         self.keep_words = keep_words
+        self.keep_past_visits = keep_past_visits
         self._visit_start = 0  # index in _spans of the current visit's first span
 
     def subscribe(self, observer: Callable[[Span], None]) -> None:
@@ -128,7 +131,10 @@ class Tracer:
     def end_visit(self) -> None:
         """The visitor left: their words leave every span and instant (the timings and ids stay)."""
         with self._lock:
-            if not self.keep_words:
+            if not self.keep_past_visits:
+                self._spans.clear()
+                self._instants.clear()
+            elif not self.keep_words:
                 for s in (*self._spans, *self._instants):
                     if _has_words(s.args):
                         s.args = _without_words(s.args)

@@ -74,3 +74,12 @@ def test_run_has_a_debug_transcripts_flag():
 
     args = build_parser("run").parse_args(["run", "--debug-transcripts"])
     assert args.debug_transcripts
+
+
+def test_without_a_trace_file_to_write_past_visits_leave_nothing_behind():
+    tracer = Tracer(keep_past_visits=False)
+    with tracer.span("asr", turn=1) as info:
+        info["text"] = QUESTION
+    tracer.instant("barge_in", turn=1)
+    tracer.end_visit()
+    assert tracer.spans() == [] and tracer.to_chrome()["traceEvents"] == []

@@ -67,6 +67,10 @@ def run(args, cfg) -> int:
         overrides["general.knowledge"] = args.knowledge
     cfg = cfg.with_overrides(overrides) if overrides else cfg
     debug = bool(cfg.general.debug)
+    if not debug:  # no trace file to write: a visit's spans go when the visitor does
+        from avatar.trace import TRACER
+
+        TRACER.keep_past_visits = False
 
     no_display = "--headless given" if args.headless else display_problem()
     inputs, output = args.input, args.output
