@@ -125,7 +125,7 @@ def load(path: str | os.PathLike | None = None, sets: Iterable[str] = (), env: M
 
 def _read(path: Path) -> dict:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8-sig"))  # a BOM (Windows editors) is fine
     except FileNotFoundError:
         raise ConfigError(f"settings file not found: {path}") from None
     except IsADirectoryError:

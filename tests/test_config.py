@@ -122,3 +122,9 @@ def test_bad_settings_files_end_in_a_config_error_not_an_internal_error(tmp_path
     assert main(["--config", str(tmp_path), "doctor"]) == 2
     err = capsys.readouterr().err
     assert "internal error" not in err and str(tmp_path) in err
+
+
+def test_a_settings_file_saved_with_a_byte_order_mark_loads(tmp_path):
+    f = tmp_path / "kiosk.toml"
+    f.write_bytes("[vad]\nend_of_turn_ms = 600\n".encode("utf-8-sig"))
+    assert config.load(f, env={}).vad.end_of_turn_ms == 600
