@@ -9,6 +9,7 @@ import importlib
 import logging
 import os
 import sys
+from pathlib import Path
 
 from avatar.errors import AvatarError
 
@@ -46,6 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         parser = build_parser(command)
         args = parser.parse_args(argv)
+        _absolute_paths(args)
         if not args.command:
             parser.print_help()
             return 0
@@ -66,6 +68,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"avatar: internal error: {type(exc).__name__}: {exc}\n"
               "  hint: rerun with AVATAR_TRACEBACK=1 for the details and report it", file=sys.stderr)
         return 1
+
+
+# Folders and files typed on the command line mean the current folder, as in any shell command;
+# paths in a settings file keep resolving against the project root (avatar.paths.resolve).
+_PATH_OPTIONS = ("config", "knowledge", "model", "init")
+
+
+def _absolute_paths(args: argparse.Namespace) -> None:
+    for name in _PATH_OPTIONS:
+        value = getattr(args, name, None)
+        if isinstance(value, str) and value:
+            setattr(args, name, str(Path(value).expanduser().absolute()))
 
 
 if __name__ == "__main__":

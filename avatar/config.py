@@ -1,10 +1,13 @@
 """Settings: defaults.toml, then a user file, then AVATAR__SECTION__KEY variables, then --set flags.
 
-Every value is checked against the type of its default; an unknown or ill-typed key is a
-ConfigError that names it.
+Every value is checked against the type of its default and its range (no NaN or infinity, no zero
+where zero makes no sense, list items from their known set); an unknown, ill-typed or out-of-range
+key is a ConfigError that names it. Thread counts above the machine's cores are capped with a warning.
 """
 from __future__ import annotations
 
+import logging
+import math
 import os
 import tomllib
 from pathlib import Path
@@ -14,6 +17,7 @@ from avatar.errors import ConfigError
 
 DEFAULTS_FILE = Path(__file__).with_name("defaults.toml")
 ENV_PREFIX = "AVATAR__"
+log = logging.getLogger(__name__)
 
 # Extra constraints beyond the type of the default: key -> (check, what is allowed)
 _CHOICES: dict[str, tuple] = {
@@ -39,6 +43,24 @@ _RANGES: dict[str, tuple[float, float]] = {
     "checks.agreement_overlap": (0.0, 1.0),
     "checks.fallback_min_match": (0.0, 1.0),
 }
+# Numbers where 0 means nothing sensible (a zero timeout, an empty beam); "section.*" = every key.
+_POSITIVE = {
+    "budget.*", "vad.speech_start_ms", "vad.tentative_end_ms", "vad.end_of_turn_ms", "vad.hesitation_end_ms",
+    "vad.complete_end_ms", "asr.beam_size", "tts.length_scale", "tts.espeak_rate",
+    "answer.top_k", "checks.max_reply_chars", "checks.max_reply_words", "checks.prior_decode_ms",
+    "pipeline.visitor_timeout_s", "pipeline.stage_timeout_s",
+}
+# Thread counts (0 = the library's choice) are capped to the machine: more threads than cores only
+# spin, and torch with 100,000 threads crashes at exit.
+_THREADS = ("asr.threads", "tts.threads", "llm.threads")
+# Lists whose items come from a fixed set.
+_LIST_CHOICES: dict[str, tuple[str, ...]] = {
+    "general.languages": ("de", "en"),
+    "checks.moods": ("neutral", "happy", "sorry", "info"),
+    "checks.always": ("grounding", "relevance", "self_consistency", "schema"),
+}
+# The whole pipeline runs on 16 kHz mono (docs/INTERFACES.md); other rates are converted at the edges.
+_FIXED = {"audio.sample_rate": 16000}
 
 
 class Section:
@@ -103,9 +125,18 @@ def load(path: str | os.PathLike | None = None, sets: Iterable[str] = (), env: M
 
 def _read(path: Path) -> dict:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8-sig"))  # a BOM (Windows editors) is fine
     except FileNotFoundError:
         raise ConfigError(f"settings file not found: {path}") from None
+    except IsADirectoryError:
+        raise ConfigError(f"settings file {path} is a folder, not a file",
+                          hint="pass the TOML file itself, e.g. --config kiosk.toml") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"settings file {path} is not UTF-8 text (byte {exc.start})",
+                          hint="save the file as UTF-8 (umlauts written in Latin-1 or Windows-1252 do not load)") from None
+    except OSError as exc:
+        raise ConfigError(f"settings file {path} cannot be read: {exc.strerror or exc}",
+                          hint="check that the file exists and is readable by this user") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"settings file {path} is not valid TOML: {exc}") from None
 
@@ -145,17 +176,37 @@ def _check(dotted: str, default: Any, value: Any, origin: str) -> Any:
     elif isinstance(default, list):
         if not isinstance(value, list):
             raise ConfigError(f"{where} must be a list, got {value!r}")
+        if default and any(type(v) is not type(default[0]) for v in value):
+            raise ConfigError(f"{where} must be a list of {_KIND.get(type(default[0]), 'values')}, got {value!r}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ConfigError(f"{where} must be a finite number, got {value!r}")
     if dotted in _CHOICES and value not in _CHOICES[dotted]:
         raise ConfigError(f"{where} must be one of {', '.join(_CHOICES[dotted])}, got {value!r}")
+    if dotted in _FIXED and value != _FIXED[dotted]:
+        raise ConfigError(f"{where} must be {_FIXED[dotted]}, got {value!r}",
+                          hint="the pipeline runs at 16 kHz; devices and files at other rates are converted")
     if dotted in _RANGES:
         lo, hi = _RANGES[dotted]
         if not lo <= value <= hi:
             raise ConfigError(f"{where} must lie between {lo} and {hi}, got {value!r}")
     elif isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
         raise ConfigError(f"{where} must not be negative, got {value!r}")
-    if dotted == "general.languages" and (not value or any(v not in ("de", "en") for v in value)):
-        raise ConfigError(f"{where} must list de and/or en, got {value!r}")
+    if (dotted in _POSITIVE or f"{dotted.split('.')[0]}.*" in _POSITIVE) and value <= 0:
+        raise ConfigError(f"{where} must be greater than 0, got {value!r}")
+    if dotted in _LIST_CHOICES:
+        allowed = _LIST_CHOICES[dotted]
+        if (not value and dotted != "checks.always") or any(v not in allowed for v in value):
+            raise ConfigError(f"{where} must {'only name' if dotted == 'checks.always' else 'list one or more of'} "
+                              f"{', '.join(allowed)}, got {value!r}")
+    if dotted in _THREADS:
+        cores = os.cpu_count() or 1
+        if value > cores:
+            log.warning("%s is %d but this machine has %d cores; using %d", where, value, cores, cores)
+            value = cores
     return value
+
+
+_KIND = {str: "texts", int: "whole numbers", float: "numbers", bool: "true/false values"}
 
 
 def _parse_scalar(raw: str) -> Any:

@@ -48,23 +48,44 @@ class Span:
         return (self.end - self.start) * 1000.0
 
 
-class Tracer:
-    """Collects spans from every stage (thread-safe) and tells its observers about each one."""
+# Span args that may carry a visitor's words (a transcript, a reply, surfaces quoted from them).
+# They leave every span when the visit ends and are never written to disk unless asked for.
+WORD_ARGS = frozenset({"text", "transcript", "reply", "question", "partial_text", "unsupported", "words"})
 
-    def __init__(self, max_spans: int = 200_000) -> None:
+
+class Tracer:
+    """Collects spans from every stage (thread-safe) and tells its observers about each one.
+
+    A visit's spans are bounded (`max_spans_per_visit`, the oldest of the visit go first);
+    `end_visit()` drops the visitor's words from every span it holds. `keep_words` (set by
+    `avatar run --debug-transcripts`) keeps them, in memory and in exported traces;
+    `keep_past_visits=False` (a kiosk without a trace file to write) drops past visits' spans altogether.
+    """
+
+    def __init__(self, max_spans: int = 200_000, max_spans_per_visit: int = 20_000, keep_words: bool = False,
+                 keep_past_visits: bool = True) -> None:
         self._lock = threading.Lock()
         self._spans: list[Span] = []
         self._instants: list[Span] = []
         self._observers: list[Callable[[Span], None]] = []
         self.max_spans = max_spans
+        self.max_spans_per_visit = max_spans_per_visit
+        self.keep_words = keep_words
+        self.keep_past_visits = keep_past_visits
+        self._visit_start = 0  # index in _spans of the current visit's first span
 
     def subscribe(self, observer: Callable[[Span], None]) -> None:
         self._observers.append(observer)
 
     def add(self, span: Span) -> Span:
         with self._lock:
+            if len(self._spans) - self._visit_start >= self.max_spans_per_visit:
+                drop = max(1, self.max_spans_per_visit // 10)
+                del self._spans[self._visit_start: self._visit_start + drop]
             if len(self._spans) >= self.max_spans:
-                del self._spans[: self.max_spans // 10]
+                drop = self.max_spans // 10
+                del self._spans[:drop]
+                self._visit_start = max(0, self._visit_start - drop)
             self._spans.append(span)
         for obs in list(self._observers):
             try:
@@ -105,11 +126,25 @@ class Tracer:
         with self._lock:
             self._spans.clear()
             self._instants.clear()
+            self._visit_start = 0
+
+    def end_visit(self) -> None:
+        """The visitor left: their words leave every span and instant (the timings and ids stay)."""
+        with self._lock:
+            if not self.keep_past_visits:
+                self._spans.clear()
+                self._instants.clear()
+            elif not self.keep_words:
+                for s in (*self._spans, *self._instants):
+                    if _has_words(s.args):
+                        s.args = _without_words(s.args)
+            self._visit_start = len(self._spans)
 
     def to_chrome(self) -> dict:
         """The Chrome trace-event JSON object (complete 'X' events, µs timestamps, one thread per track)."""
         with self._lock:
             spans, instants = list(self._spans), list(self._instants)
+        clean = (lambda a: a) if self.keep_words else _without_words  # a trace on disk: timings, not words
         tids: dict[str, int] = {}
         events: list[dict] = []
         pid = os.getpid()
@@ -122,13 +157,13 @@ class Tracer:
             return tids[track]
 
         for s in spans:
-            args = {k: _jsonable(v) for k, v in s.args.items()}
+            args = {k: _jsonable(v) for k, v in clean(s.args).items()}
             if s.turn is not None:
                 args["turn"] = s.turn
             events.append({"ph": "X", "name": s.name, "cat": s.track, "pid": pid, "tid": tid(s.track),
                            "ts": round(s.start * 1e6, 1), "dur": round((s.end - s.start) * 1e6, 1), "args": args})
         for s in instants:
-            args = {k: _jsonable(v) for k, v in s.args.items()}
+            args = {k: _jsonable(v) for k, v in clean(s.args).items()}
             if s.turn is not None:
                 args["turn"] = s.turn
             events.append({"ph": "i", "s": "t", "name": s.name, "cat": s.track, "pid": pid, "tid": tid(s.track),
@@ -155,6 +190,14 @@ def load_chrome(path: str | os.PathLike) -> list[Span]:
         start = e["ts"] / 1e6
         out.append(Span(e["name"], start, start + e.get("dur", 0) / 1e6, turn, e.get("cat", "pipeline"), args))
     return out
+
+
+def _has_words(args: dict) -> bool:
+    return any(k in WORD_ARGS or (isinstance(v, dict) and _has_words(v)) for k, v in args.items())
+
+
+def _without_words(args: dict) -> dict:
+    return {k: _without_words(v) if isinstance(v, dict) else v for k, v in args.items() if k not in WORD_ARGS}
 
 
 def _jsonable(v: Any) -> Any:

@@ -44,3 +44,87 @@ def test_unknown_attribute_is_a_config_error():
     cfg = config.load(env={})
     with pytest.raises(ConfigError, match="vad.nope"):
         cfg.vad.nope
+
+
+@pytest.mark.parametrize("setting, key, problem", [
+    ("pipeline.stage_timeout_s=nan", "pipeline.stage_timeout_s", "finite"),
+    ("pipeline.visitor_timeout_s=inf", "pipeline.visitor_timeout_s", "finite"),
+    ("tts.length_scale=-inf", "tts.length_scale", "finite"),
+    ("llm.threshold=nan", "llm.threshold", "finite"),
+])
+def test_nan_and_infinity_are_refused(setting, key, problem):
+    with pytest.raises(ConfigError) as err:
+        config.load(sets=[setting], env={})
+    assert key in str(err.value) and problem in str(err.value)
+
+
+@pytest.mark.parametrize("key", [
+    "pipeline.stage_timeout_s", "pipeline.visitor_timeout_s", "answer.top_k", "asr.beam_size",
+    "tts.length_scale", "checks.max_reply_chars", "checks.max_reply_words", "budget.turn", "budget.checks",
+    "vad.end_of_turn_ms",
+])
+def test_zero_is_refused_where_it_makes_no_sense(key):
+    with pytest.raises(ConfigError) as err:
+        config.load(sets=[f"{key}=0"], env={})
+    assert key in str(err.value) and "greater than 0" in str(err.value)
+
+
+def test_sample_rate_other_than_16k_is_refused_with_a_hint():
+    for value in ("0", "44100"):
+        with pytest.raises(ConfigError) as err:
+            config.load(sets=[f"audio.sample_rate={value}"], env={})
+        assert "audio.sample_rate" in str(err.value) and err.value.hint
+
+
+@pytest.mark.parametrize("setting, problem", [
+    ("checks.moods=[1, 2]", "list of texts"),
+    ("checks.moods=['angry']", "neutral, happy, sorry, info"),
+    ("checks.moods=[]", "one or more"),
+    ("checks.always=['speed']", "grounding"),
+    ("general.languages=[1]", "list of texts"),
+])
+def test_lists_of_known_names_name_the_key(setting, problem):
+    key = setting.split("=")[0]
+    with pytest.raises(ConfigError) as err:
+        config.load(sets=[setting], env={})
+    assert key in str(err.value) and problem in str(err.value)
+
+
+def test_an_empty_always_list_is_allowed():
+    assert config.load(sets=["checks.always=[]"], env={}).checks.always == []
+
+
+def test_thread_counts_are_capped_to_the_machine_with_a_warning(monkeypatch, caplog):
+    monkeypatch.setattr(config.os, "cpu_count", lambda: 4)
+    with caplog.at_level("WARNING", logger="avatar.config"):
+        cfg = config.load(sets=["llm.threads=100000", "asr.threads=3"], env={})
+    assert cfg.llm.threads == 4 and cfg.asr.threads == 3
+    assert "llm.threads" in caplog.text and "4 cores" in caplog.text
+
+
+def test_a_latin1_settings_file_is_a_clear_error_naming_the_file(tmp_path):
+    f = tmp_path / "kiosk.toml"
+    f.write_bytes('[kiosk]\nadmin_pin = "Grüße"\n'.encode("latin-1"))
+    with pytest.raises(ConfigError) as err:
+        config.load(f, env={})
+    assert str(f) in str(err.value) and "UTF-8" in str(err.value) and err.value.hint
+
+
+def test_a_folder_as_settings_file_is_a_clear_error_naming_it(tmp_path):
+    with pytest.raises(ConfigError) as err:
+        config.load(tmp_path, env={})
+    assert str(tmp_path) in str(err.value) and "folder" in str(err.value) and err.value.hint
+
+
+def test_bad_settings_files_end_in_a_config_error_not_an_internal_error(tmp_path, capsys):
+    from avatar.cli import main
+
+    assert main(["--config", str(tmp_path), "doctor"]) == 2
+    err = capsys.readouterr().err
+    assert "internal error" not in err and str(tmp_path) in err
+
+
+def test_a_settings_file_saved_with_a_byte_order_mark_loads(tmp_path):
+    f = tmp_path / "kiosk.toml"
+    f.write_bytes("[vad]\nend_of_turn_ms = 600\n".encode("utf-8-sig"))
+    assert config.load(f, env={}).vad.end_of_turn_ms == 600

@@ -100,3 +100,29 @@ def test_split_hours_and_a_pack_file_path_are_accepted(tmp_path):
     assert pack.hours["tue"] == (("09:00", "12:00"), ("14:00", "18:00"))
     tuesday = {f.id: f.text for f in pack.facts("de", date(2026, 12, 1))}["hours-today"]
     assert tuesday == "Heute, am Dienstag, haben wir von 09:00 bis 12:00 Uhr und 14:00 bis 18:00 Uhr geöffnet."
+
+
+def _week(mon: str) -> str:
+    return (VENUE + GOOD_FACT + f'[hours]\nmon = "{mon}"\ntue = "closed"\nwed = "closed"\nthu = "closed"\n'
+            'fri = "closed"\nsat = "closed"\nsun = "10:00-18:00"\n')
+
+
+@pytest.mark.parametrize("mon, problem", [
+    ("24:59-24:59", "not a time of day"),
+    ("10:00-24:30", "not a time of day"),
+    ("18:00-10:00", "opens after it closes"),
+    ("10:00-10:00", "opens after it closes"),
+    ("14:00-18:00, 10:00-13:00", "overlaps or comes before"),
+    ("10:00-14:00, 13:00-18:00", "overlaps or comes before"),
+    ("10:60-12:00", "cannot read"),
+])
+def test_impossible_hours_are_refused_naming_the_day(tmp_path, mon, problem):
+    with pytest.raises(KnowledgeError) as err:
+        load_pack(write_pack(tmp_path, _week(mon)))
+    assert "[hours] field 'mon'" in err.value.message and problem in err.value.message
+    assert err.value.hint
+
+
+def test_hours_until_midnight_are_accepted(tmp_path):
+    pack = load_pack(write_pack(tmp_path, _week("00:00-02:00, 18:00-24:00")))
+    assert pack.hours["mon"] == (("00:00", "02:00"), ("18:00", "24:00"))

@@ -197,11 +197,24 @@ def _parse_hours(raw: Any, fail) -> dict[str, tuple[tuple[str, str], ...]]:
             hours[day] = ()
             continue
         intervals = []
+        last_end = -1
         for part in value.split(","):
             m = _INTERVAL.match(part)
             if not m:
                 raise fail(f"[hours] field '{day}'", f"cannot read {value!r}",
                            'write "10:00-18:00", "10:00-13:00, 14:00-18:00" or "closed"')
+            start, end = int(m[1]) * 60 + int(m[2]), int(m[3]) * 60 + int(m[4])
+            if max(start, end) > 24 * 60:  # 24:00 is the end of the day; 24:30 is no time
+                raise fail(f"[hours] field '{day}'", f"{part.strip()!r} is not a time of day",
+                           "times run from 00:00 to 24:00")
+            if start >= end:
+                raise fail(f"[hours] field '{day}'", f"{part.strip()!r} opens after it closes",
+                           'write the opening time first, e.g. "10:00-18:00"; past midnight: "18:00-24:00" '
+                           "and the early hours on the next day")
+            if start < last_end:
+                raise fail(f"[hours] field '{day}'", f"{part.strip()!r} overlaps or comes before the interval "
+                           "in front of it", 'list intervals in order of the day, e.g. "10:00-13:00, 14:00-18:00"')
+            last_end = end
             intervals.append((f"{int(m[1]):02d}:{m[2]}", f"{int(m[3]):02d}:{m[4]}"))
         hours[day] = tuple(intervals)
     return hours

@@ -15,6 +15,8 @@ RESTART_AFTER_S = 3.0  # a live kiosk whose loop ended (microphone lost) builds 
 def add_arguments(parser) -> None:
     parser.add_argument("--windowed", action="store_true", help="a normal window instead of the fullscreen kiosk")
     parser.add_argument("--debug", action="store_true", help="latency HUD, debug panel and a trace file per run")
+    parser.add_argument("--debug-transcripts", action="store_true",
+                        help="with --debug: keep the visitors' words in the trace file (off: timings and ids only)")
     parser.add_argument("--lang", choices=("de", "en", "auto"), help="language (default: general.lang)")
     parser.add_argument("--knowledge", metavar="DIR", help="the venue's knowledge pack (default: general.knowledge)")
     parser.add_argument("--input", nargs="+", metavar="WAV", help="visitor audio from files instead of the microphone")
@@ -55,12 +57,20 @@ def run(args, cfg) -> int:
     overrides = {}
     if args.lang:
         overrides["general.lang"] = args.lang
-    if args.debug:
+    if args.debug or args.debug_transcripts:
         overrides["general.debug"] = True
+    if args.debug_transcripts:  # an explicit choice: the trace file will hold what visitors said
+        from avatar.trace import TRACER
+
+        TRACER.keep_words = True
     if args.knowledge:
         overrides["general.knowledge"] = args.knowledge
     cfg = cfg.with_overrides(overrides) if overrides else cfg
     debug = bool(cfg.general.debug)
+    if not debug:  # no trace file to write: a visit's spans go when the visitor does
+        from avatar.trace import TRACER
+
+        TRACER.keep_past_visits = False
 
     no_display = "--headless given" if args.headless else display_problem()
     inputs, output = args.input, args.output

@@ -327,6 +327,7 @@ class VoiceLoop:
             self._partial_text = ""
             if announce:  # the timings stay for the HUD's percentiles, the words go
                 self.metrics = [replace(m, transcript="", reply="") for m in self.metrics]
+        self.tracer.end_visit()  # the words in the trace's spans go too (the ASR span's text)
         if had and announce:
             self.emit(ev.VisitorLeft(now()))
 
