@@ -42,6 +42,8 @@ _RANGES: dict[str, tuple[float, float]] = {
     "llm.block_length": (1, 4096),
     "checks.agreement_overlap": (0.0, 1.0),
     "checks.fallback_min_match": (0.0, 1.0),
+    "checks.answer_coverage": (0.0, 1.0),
+    "checks.source_min_coverage": (0.0, 1.0),
 }
 # Numbers where 0 means nothing sensible (a zero timeout, an empty beam); "section.*" = every key.
 _POSITIVE = {
@@ -57,7 +59,7 @@ _THREADS = ("asr.threads", "tts.threads", "llm.threads")
 _LIST_CHOICES: dict[str, tuple[str, ...]] = {
     "general.languages": ("de", "en"),
     "checks.moods": ("neutral", "happy", "sorry", "info"),
-    "checks.always": ("grounding", "relevance", "self_consistency", "schema"),
+    "checks.always": ("grounding", "relevance", "source", "self_consistency", "schema"),
 }
 # The whole pipeline runs on 16 kHz mono (docs/INTERFACES.md); other rates are converted at the edges.
 _FIXED = {"audio.sample_rate": 16000}
