@@ -43,6 +43,7 @@ class WhisperASR:
         self.tracer = tracer or TRACER  # sub-spans of the ASR stage land in the program's trace
         self._lock = threading.Lock()  # one utterance at a time: two would only fight over the cores
         folder = model_dir or assets.whisper_model_dir(cfg.model)
+        self.model_dir = folder
         try:
             from faster_whisper import WhisperModel
 
@@ -60,6 +61,10 @@ class WhisperASR:
                              hint="use whisper-base or whisper-small (multilingual), not an .en model")
 
     # -- public -------------------------------------------------------------------------------------
+    def renew(self) -> "WhisperASR":
+        """A fresh instance with its own model and lock (the watchdog's replacement for a hung one)."""
+        return WhisperASR(self.cfg, self.languages, self.tracer, model_dir=self.model_dir)
+
     def warmup(self) -> None:
         """Run every code path once so the first visitor does not pay for lazy initialisation."""
         rng = np.random.default_rng(0)
