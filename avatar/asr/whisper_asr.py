@@ -42,6 +42,10 @@ class WhisperASR:
         self.languages = tuple(languages) or ("de", "en")
         self.tracer = tracer or TRACER  # sub-spans of the ASR stage land in the program's trace
         self._lock = threading.Lock()  # one utterance at a time: two would only fight over the cores
+        if model_dir is not None:  # the named model is verified by whisper_model_dir; a given folder here
+            from avatar.integrity import check_model
+
+            check_model(model_dir)
         folder = model_dir or assets.whisper_model_dir(cfg.model)
         self.model_dir = folder
         try:
