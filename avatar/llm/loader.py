@@ -86,7 +86,7 @@ def _check_needed_tokens(folder: Path, fam: Family, tokenizer: Any, needs: Seque
     if missing:
         shown = ", ".join(missing[:10]) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
         raise ModelError(f"{folder} (family '{fam.name}') cannot serve as {purpose or 'this model user'}: its "
-                         f"tokenizer lacks {len(missing)} of the {len(needs)} tokens it writes ({shown})",
+                         f"tokenizer lacks {len(missing)} of the {len(needs)} tokens needed for that ({shown})",
                          hint="use the embedded model (models/avatar-mdlm, or one made by `avatar train`); "
                               "other diffusion models can be timed with `avatar bench-llm --model DIR`")
 
