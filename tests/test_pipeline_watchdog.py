@@ -13,7 +13,7 @@ import pytest
 from avatar import config
 from avatar import events as ev
 from avatar.answer.base import Answer
-from avatar.cancel import CancelToken
+from avatar.cancel import Cancelled, CancelToken
 from avatar.errors import ConfigError
 from avatar.pipeline.stage_call import StageTimeout, StageUnavailable, WatchedStage, checked_timeout
 from avatar.pipeline.voice_loop import VoiceLoop
@@ -187,6 +187,24 @@ def test_a_hung_stage_without_a_replacement_fails_fast_and_is_used_again_once_fr
         t.join(2)
     assert watched.call(call, CancelToken()) == (False, None)  # the old instance is free again
     assert len(stage_threads()) == before
+
+
+def test_a_cancelled_call_that_never_returns_counts_as_hung_once_past_its_limit():
+    fault = Fault("hang")
+    tracer = Tracer()
+    watched = WatchedStage("asr", fault, timeout_s=0.2, tracer=tracer)
+    token = CancelToken()
+    threading.Timer(0.05, token.cancel).start()
+    with pytest.raises(Cancelled):
+        watched.call(lambda f: f.strike({}), token)
+    threading.Event().wait(0.3)  # past the cancelled call's own limit, and it still holds the lock
+    try:
+        with pytest.raises(StageUnavailable):  # at once, not after waiting out the lock
+            watched.call(lambda f: f.strike({}), CancelToken())
+        assert [s.args["reason"] for s in tracer._instants if s.name == "stage_abandoned"] == \
+            ["a cancelled call never returned"]
+    finally:
+        fault.release.set()
 
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf", "0", "-1", "soon", None, True])

@@ -25,7 +25,6 @@ T = TypeVar("T")
 S = TypeVar("S")
 
 TIMEOUT_KEY = "pipeline.stage_timeout_s"
-CANCEL_GRACE_S = 0.2  # a cancelled call that has not returned by then is treated as hung
 
 
 class StageTimeout(Exception):
@@ -116,16 +115,15 @@ class WatchedStage(Generic[S]):
         self._instance = instance
         self._lock = threading.Lock()
         self._stuck: dict[int, threading.Thread] = {}  # id(instance) -> its abandoned call
+        # id(instance) -> (a cancelled call still running, when it would have timed out): a stage
+        # looks at its token between steps, so it usually ends soon; past its limit it counts as hung
+        self._cancelled: dict[int, tuple[threading.Thread, float]] = {}
         self._renewing: threading.Thread | None = None
         self.renewals = 0
 
     @property
     def instance(self) -> S:
         return self._instance
-
-    def healthy(self) -> bool:
-        with self._lock:
-            return self._usable() is not None
 
     def call(self, fn: Callable[[S], T], token: CancelToken, timeout_s: float | None = None,
              wait_fresh: bool = True) -> T:
@@ -140,9 +138,9 @@ class WatchedStage(Generic[S]):
         thread, done, box = _start(self.name, lambda: fn(instance))
         while not done.wait(0.005):
             if token.cancelled:
-                # a stage looks at its token between steps; one that does not return is stuck
-                if not done.wait(CANCEL_GRACE_S):
-                    self._abandon(instance, thread, "cancelled call did not return")
+                with self._lock:
+                    self._cancelled = {k: v for k, v in self._cancelled.items() if v[0].is_alive()}
+                    self._cancelled[id(instance)] = (thread, deadline)
                 raise Cancelled(token.reason)
             if now() > deadline:
                 self._abandon(instance, thread, f"no result after {limit:.1f} s")
@@ -160,6 +158,15 @@ class WatchedStage(Generic[S]):
 
     def _acquire(self, deadline: float, token: CancelToken) -> S:
         """A usable instance: waits for a fresh one being built, never for a hung call's lock."""
+        with self._lock:
+            current = self._instance
+            thread, limit = self._cancelled.pop(id(current), (None, 0.0))
+        if thread is not None and thread.is_alive():
+            if now() > limit:
+                self._abandon(current, thread, "a cancelled call never returned")
+            else:
+                with self._lock:  # still finishing: this call may wait for it within its own limit
+                    self._cancelled.setdefault(id(current), (thread, limit))
         while True:
             with self._lock:
                 instance = self._usable()
