@@ -120,3 +120,16 @@ def test_doctor_reports_a_damaged_model_and_the_verified_one(models):
     corrupt_in_place(models / "avatar-mdlm" / "model.safetensors")
     bad = doctor._llm(cfg)
     assert bad.status == "missing" and "model.safetensors" in bad.detail and "avatar models --verify" in bad.hint
+
+
+def test_a_whisper_folder_given_directly_is_checked_against_the_manifest(tmp_path):
+    from avatar.asr.whisper_asr import WhisperASR
+
+    models = tmp_path / "models"
+    folder = models / "whisper-tiny-test"
+    folder.mkdir(parents=True)
+    (folder / "model.bin").write_bytes(b"\x01" * 64)
+    manifest.add_entry(manifest.ModelEntry("whisper-tiny-test", "asr", "test", {"model.bin": "0" * 64}), models)
+    cfg = config.load(env={})
+    with pytest.raises(ModelError, match="model.bin is damaged"):
+        WhisperASR(cfg.asr, ["de", "en"], model_dir=folder)
