@@ -28,17 +28,21 @@ TIMEOUT_KEY = "pipeline.stage_timeout_s"
 
 
 class StageTimeout(Exception):
-    def __init__(self, stage: str, seconds: float):
-        super().__init__(f"{stage} took longer than {seconds:.1f} s and was abandoned")
+    def __init__(self, stage: str, seconds: float, restarting: bool = False):
+        super().__init__(f"{stage} took longer than {seconds:.1f} s and was abandoned"
+                         + ("; a fresh instance takes over" if restarting else ""))
         self.stage = stage
+        self.restarting = restarting  # a fresh instance is being built for the next call
 
 
 class StageUnavailable(Exception):
     """The stage's instance is still stuck in an abandoned call and no fresh one is ready yet."""
 
-    def __init__(self, stage: str):
-        super().__init__(f"{stage} is still stuck in an earlier call and no fresh instance is ready")
+    def __init__(self, stage: str, restarting: bool = False):
+        super().__init__(f"{stage} is still stuck in an earlier call and "
+                         + ("a fresh instance is still being built" if restarting else "cannot be replaced"))
         self.stage = stage
+        self.restarting = restarting
 
 
 class StageOutputError(Exception):
@@ -143,8 +147,8 @@ class WatchedStage(Generic[S]):
                     self._cancelled[id(instance)] = (thread, deadline)
                 raise Cancelled(token.reason)
             if now() > deadline:
-                self._abandon(instance, thread, f"no result after {limit:.1f} s")
-                raise StageTimeout(self.name, limit)
+                restarting = self._abandon(instance, thread, f"no result after {limit:.1f} s")
+                raise StageTimeout(self.name, limit, restarting)
         return _result(box)
 
     # --- instances ---------------------------------------------------------------------------
@@ -175,23 +179,26 @@ class WatchedStage(Generic[S]):
                 return instance
             if not renewing or now() > deadline:
                 self.tracer.instant("stage_unavailable", stage=self.name)
-                raise StageUnavailable(self.name)
+                raise StageUnavailable(self.name, renewing)
             token.raise_if_cancelled()
             token.wait(0.01)
 
-    def _abandon(self, instance: S, thread: threading.Thread, why: str) -> None:
+    def _abandon(self, instance: S, thread: threading.Thread, why: str) -> bool:
+        """Never call into `instance` again while `thread` runs; True when a fresh one takes over."""
         log.warning("watchdog: %s abandoned (%s)", self.name, why)
         self.tracer.instant("stage_abandoned", stage=self.name, reason=why)
         with self._lock:
             self._stuck = {k: t for k, t in self._stuck.items() if t.is_alive()}
             self._stuck[id(instance)] = thread
-            if instance is not self._instance or self.renew is None:
-                return
-            if self._renewing is not None and self._renewing.is_alive():
-                return
-            self._renewing = threading.Thread(target=self._renew, args=(instance,),
-                                              name=f"stage-{self.name}-renew", daemon=True)
-            self._renewing.start()
+            if instance is not self._instance:
+                return True  # already replaced
+            if self.renew is None:
+                return False
+            if self._renewing is None or not self._renewing.is_alive():
+                self._renewing = threading.Thread(target=self._renew, args=(instance,),
+                                                  name=f"stage-{self.name}-renew", daemon=True)
+                self._renewing.start()
+            return True
 
     def _renew(self, old: S) -> None:
         t0 = now()

@@ -452,8 +452,7 @@ class VoiceLoop:
 
     def _stage_failed(self, job: TurnJob, stage: str, exc: Exception, lang: str) -> None:
         """The turn is lost: say so (event, trace, a short apology), and let the next turn start afresh."""
-        watched = {"asr": self._asr, "answer": self._answerer, "tts": self._tts, "output": self._out}.get(stage)
-        restarted = bool(watched and (watched.renewing or watched.renewals))
+        restarted = bool(getattr(exc, "restarting", False))  # a fresh instance takes over (said only then)
         self.tracer.instant("stage_failed", turn=job.id, stage=stage, error=type(exc).__name__, message=str(exc),
                             restarted=restarted)
         while not job.confirmed.wait(0.005):  # a speculative turn: the visitor may still be speaking
