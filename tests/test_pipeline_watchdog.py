@@ -108,6 +108,18 @@ def no_stage_threads_left_over():
         t.join(5)
 
 
+class FaultySink(FakeSink):
+    """Playback that hangs or raises on the first clause handed to it."""
+
+    def __init__(self, kind):
+        super().__init__()
+        self.fault = Fault(kind)
+
+    def play(self, pcm, sample_rate):
+        self.fault.strike({})
+        super().play(pcm, sample_rate)
+
+
 def stage_threads():
     return [t for t in threading.enumerate() if t.name.startswith("stage-") and t.is_alive()]
 
@@ -157,6 +169,31 @@ def test_a_faulty_stage_loses_one_turn_and_the_next_is_answered(stage, kind):
         abandoned = [s for s in tracer._instants if s.name == "stage_abandoned"]
         assert abandoned and abandoned[0].args["stage"] == stage
         assert errors[0].restarted  # a fresh instance answered the next turn
+
+
+@pytest.mark.parametrize("kind", ["hang", "raise"])
+def test_a_faulty_playback_loses_one_turn_and_a_fresh_sink_plays_the_next(kind):
+    sink = FaultySink(kind)
+    fresh = FakeSink()
+    cfg = config.load(sets=["asr.partial_interval_ms=0", f"pipeline.stage_timeout_s={TIMEOUT_S}"], env={})
+    rec, tracer = Recorder(), Tracer()
+    before = len(stage_threads())
+    loop = VoiceLoop(cfg, ScriptedSource(4.2), sink, FakeAnswerer(), FakeASR(delay=0.01),
+                     FakeTTS(clause_seconds=0.2), tracer, endpointer=ScriptedEndpointer(list(TWO_TURNS)),
+                     renew={"sink": lambda: fresh})
+    loop.subscribe(rec)
+    try:
+        metrics = loop.run_until_done(timeout=30)
+        left = len(stage_threads()) - before
+    finally:
+        sink.fault.release.set()
+    assert rec.of(ev.StageError)[0].stage == "output" and rec.of(ev.Apology)[0].turn == 1
+    assert [m.turn for m in metrics] == [2] and metrics[0].voice_to_voice_ms < 2000
+    assert left <= (1 if kind == "hang" else 0)
+    if kind == "hang":  # the hung sink was replaced: the apology and the next reply play on the fresh one
+        assert loop.sink is fresh and len(fresh.played) >= 3
+    else:  # a sink that raised once is used again
+        assert loop.sink is sink and len(sink.played) >= 3
 
 
 def test_a_hung_asr_with_its_lock_held_does_not_deafen_the_next_turns():

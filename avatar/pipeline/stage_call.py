@@ -45,6 +45,14 @@ class StageUnavailable(Exception):
         self.restarting = restarting
 
 
+class StageRaised(Exception):
+    """A stage's own error, tagged with the stage (where the caller cannot tell which one it was)."""
+
+    def __init__(self, stage: str, error: Exception):
+        super().__init__(f"{stage} failed: {type(error).__name__}: {error}")
+        self.stage = stage
+
+
 class StageOutputError(Exception):
     """A stage returned something that breaks its contract (wrong type, empty)."""
 

@@ -24,8 +24,8 @@ from avatar.answer.base import Answer, HistoryTurn
 from avatar.cancel import Cancelled, CancelToken
 from avatar.trace import TRACER, Tracer, now
 from avatar.pipeline.barge_in import PAUSE, RESUME, STOP, BargeIn, rule_from_config
-from avatar.pipeline.stage_call import (StageOutputError, StageTimeout, StageUnavailable, WatchedStage,
-                                        checked_timeout)
+from avatar.pipeline.stage_call import (StageOutputError, StageRaised, StageTimeout, StageUnavailable,
+                                        WatchedStage, checked_timeout)
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,12 @@ class VoiceLoop:
         renew = renew or {}
 
         def watched(name: str, key: str, instance):
-            told = (lambda fresh: on_renewed(key, fresh)) if on_renewed else None
+            def told(fresh) -> None:
+                if key == "sink" and self.echo_canceller is not None and hasattr(fresh, "add_listener"):
+                    fresh.add_listener(self.echo_canceller.add_reference)  # the canceller hears the new one
+                if on_renewed is not None:
+                    on_renewed(key, fresh)
+
             return WatchedStage(name, instance, self.stage_timeout_s, renew=renew.get(key), on_renewed=told,
                                 tracer=tracer)
 
@@ -444,7 +449,7 @@ class VoiceLoop:
             pass
         except Exception as exc:
             stage = getattr(exc, "stage", stage)
-            if not isinstance(exc, (StageTimeout, StageUnavailable, StageOutputError)):
+            if not isinstance(exc, (StageTimeout, StageUnavailable, StageOutputError, StageRaised)):
                 log.error("turn %d failed in %s", job.id, stage, exc_info=True)
             self._stage_failed(job, stage, exc, lang)
         finally:
@@ -479,7 +484,7 @@ class VoiceLoop:
             with self._lock:
                 self._active = job
             for chunk in chunks:
-                self._out.call(lambda sink: sink.play(chunk.pcm, chunk.sample_rate), job.token)
+                self._play(job, chunk)
         except Cancelled:
             pass
         except Exception as exc:  # the banner still tells the visitor
@@ -546,7 +551,7 @@ class VoiceLoop:
                 self.emit(ev.ReplyStarted(now(), turn=job.id, question="", lang=answer.lang))
                 job.marks["play"] = now()
             start = max(now() + latency, queued_until)
-            self._out.call(lambda sink: sink.play(chunk.pcm, chunk.sample_rate), job.token)
+            self._play(job, chunk)
             if index == 0:
                 job.playing = True
                 self.emit(ev.PlaybackStarted(now(), turn=job.id))
@@ -558,6 +563,14 @@ class VoiceLoop:
             raise StageOutputError("tts", "no audio for the reply")
         self.emit(ev.ReplyDone(now(), turn=job.id, text=answer.reply, lang=answer.lang, mood=answer.mood,
                                gesture=answer.gesture, checks=answer.checks, decode=answer.decode))
+
+    def _play(self, job: TurnJob, chunk) -> None:
+        try:
+            self._out.call(lambda sink: sink.play(chunk.pcm, chunk.sample_rate), job.token)
+        except (Cancelled, StageTimeout, StageUnavailable):
+            raise
+        except Exception as exc:  # the sink's own error: the turn was lost in playback, not in TTS
+            raise StageRaised("output", exc) from exc
 
     def _finish_turn(self, job: TurnJob, question: str, answer: Answer) -> None:
         if "play" not in job.marks:
