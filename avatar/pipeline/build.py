@@ -123,9 +123,12 @@ def build_voice_loop(cfg, inputs: Sequence[str | Path] | None = None, output: st
     source = open_files_source(cfg, inputs, tail_silence_s) if inputs else open_source(None, cfg)
     sink = open_sink(str(output) if output else None, cfg)
     extras = _turn_taking(cfg)
+    renew = dict(stages.renew)
+    if not output:  # a hung loudspeaker stream is replaced by a new one (a file sink is never replaced)
+        renew["sink"] = lambda: open_sink(None, cfg)
     loop = VoiceLoop(cfg, source, sink, stages.answerer, stages.asr, stages.tts, tracer,
                      fallback_answerer=stages.fallback, echo_canceller=_echo_canceller(cfg),
-                     renew=stages.renew, on_renewed=stages.renewed, **extras)
+                     renew=renew, on_renewed=stages.renewed, **extras)
     if isinstance(source, PlaylistSource):
         source.busy = loop.busy
     return loop
