@@ -169,6 +169,7 @@ def test_a_faulty_stage_loses_one_turn_and_the_next_is_answered(stage, kind):
         abandoned = [s for s in tracer._instants if s.name == "stage_abandoned"]
         assert abandoned and abandoned[0].args["stage"] == stage
         assert errors[0].restarted  # a fresh instance answered the next turn
+        assert faulty.fault.calls == 1  # nothing ever waited on the hung instance's lock
 
 
 @pytest.mark.parametrize("kind", ["hang", "raise"])
