@@ -127,6 +127,15 @@ class StageError(Event):
 
 
 @dataclass(frozen=True)
+class Apology(Event):
+    """A turn was lost to a failed or hung stage: the visitor is told so (spoken when a voice can)."""
+    turn: int = 0
+    stage: str = ""
+    text: str = ""
+    lang: str = ""
+
+
+@dataclass(frozen=True)
 class LanguageChanged(Event):
     lang: str = ""
 

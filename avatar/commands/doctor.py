@@ -126,10 +126,16 @@ def _llm(cfg) -> Check:
     if not (path / "config.json").exists():
         return Check("language model", "fallback", f"no model at {path}: answering from retrieval",
                      "train one (`avatar train`) or set llm.model to a diffusion model folder")
-    from avatar.llm.loader import load_model
+    from avatar.answer import load_answer_model
+    from avatar.errors import ModelError
+    from avatar.integrity import check_model
 
-    model = load_model(path, family=cfg.llm.family or None, device=cfg.llm.device, threads=cfg.llm.threads)
-    return Check("language model", "ok", f"{path.name} ({model.family.name}, {cfg.llm.device})")
+    try:
+        integrity = check_model(path)  # a damaged shipped model is not "ok" (cached: costs a stat)
+        model = load_answer_model(cfg, path)
+    except ModelError as exc:
+        return Check("language model", "missing", exc.message, exc.hint or "")
+    return Check("language model", "ok", f"{path.name} ({model.family.name}, {cfg.llm.device}); {integrity.detail}")
 
 
 def _cuda(cfg) -> Check:

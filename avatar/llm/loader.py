@@ -2,7 +2,9 @@
 
 Nothing is ever downloaded: transformers runs with local_files_only (and HF_HUB_OFFLINE). A folder
 that is not a usable model raises ModelError with a hint; CUDA asked for but absent raises
-DeviceError.
+DeviceError. A shipped model (listed in models/manifest.toml) is checked against its sha256 first
+(avatar/integrity.py); a caller that writes a particular token record (the answerer) names the
+tokens it needs, and a model whose tokenizer lacks them is refused here, not mid-answer.
 """
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")  # before transformers is imported:
 
 import logging
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import torch
 
@@ -28,13 +30,19 @@ _DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torc
 
 
 def load_model(path: str | os.PathLike, family: str | Family | None = None, device: str = "cpu",
-               threads: int | None = None, dtype: str = "auto") -> DiffusionLM:
+               threads: int | None = None, dtype: str = "auto", needs_tokens: Sequence[str] = (),
+               purpose: str = "") -> DiffusionLM:
+    """needs_tokens: tokens the caller writes (e.g. the answerer's reply record); purpose names the
+    caller in the refusal ("the kiosk's answerer")."""
+    from avatar.integrity import check_model
+
     folder = resolve(path)
     if not folder.is_dir():
         raise ModelError(f"model folder not found: {folder}",
                          hint="train or import the model (avatar models), or point --model / llm.model at a model folder")
     config = read_config(folder)
     _check_weights(folder)
+    check_model(folder)  # a shipped model's sha256; cached by size and mtime, so later starts only stat
     if not any((folder / name).is_file() for name in _TOKENIZER_FILES):
         raise ModelError(f"{folder} has no tokenizer (tokenizer.json)",
                          hint="copy the tokenizer files (tokenizer.json, tokenizer_config.json) into the model folder")
@@ -47,11 +55,13 @@ def load_model(path: str | os.PathLike, family: str | Family | None = None, devi
     fast = _load_embedded(folder, config, fam, torch_dtype)
     if fast is not None:  # the shipped embedded model: plain torch and tokenizers, no transformers import
         model, tokenizer = fast
+        _check_needed_tokens(folder, fam, tokenizer, needs_tokens, purpose)
         model = model.to(torch_device).eval()
     else:
         _register_embedded_model()
-        model = _load_weights(folder, config, fam, torch_dtype).to(torch_device).eval()
         tokenizer = _load_tokenizer(folder, fam)
+        _check_needed_tokens(folder, fam, tokenizer, needs_tokens, purpose)  # before seconds of weight loading
+        model = _load_weights(folder, config, fam, torch_dtype).to(torch_device).eval()
     model.requires_grad_(False)
     vocab_size = int(getattr(model.config, "vocab_size", 0) or len(tokenizer))
     mask_id = _mask_id(tokenizer, fam, config, vocab_size)
@@ -120,11 +130,27 @@ class BareTokenizer:
     def decode(self, ids, skip_special_tokens: bool = False) -> str:
         return self.backend_tokenizer.decode([int(i) for i in ids], skip_special_tokens=skip_special_tokens)
 
+    def get_vocab(self) -> dict[str, int]:
+        return self.backend_tokenizer.get_vocab(with_added_tokens=True)
+
     def convert_tokens_to_ids(self, token: str) -> int | None:
         return self.backend_tokenizer.token_to_id(token)
 
     def convert_ids_to_tokens(self, index: int) -> str | None:
         return self.backend_tokenizer.id_to_token(int(index))
+
+
+def _check_needed_tokens(folder: Path, fam: Family, tokenizer: Any, needs: Sequence[str], purpose: str) -> None:
+    if not needs:
+        return
+    vocab = tokenizer.get_vocab()
+    missing = [t for t in needs if t not in vocab]
+    if missing:
+        shown = ", ".join(missing[:10]) + (f" and {len(missing) - 10} more" if len(missing) > 10 else "")
+        raise ModelError(f"{folder} (family '{fam.name}') cannot serve as {purpose or 'this model user'}: its "
+                         f"tokenizer lacks {len(missing)} of the {len(needs)} tokens needed for that ({shown})",
+                         hint="use the embedded model (models/avatar-mdlm, or one made by `avatar train`); "
+                              "other diffusion models can be timed with `avatar bench-llm --model DIR`")
 
 
 def _register_embedded_model() -> None:

@@ -18,6 +18,13 @@ class Stages:
     answerer: object
     fallback: object | None
     notices: list[str] = field(default_factory=list)
+    # fresh instances for the watchdog to swap in for a hung one (ASR and TTS renew themselves)
+    renew: dict[str, Callable[[], object]] = field(default_factory=dict)
+
+    def renewed(self, name: str, fresh: object) -> None:
+        """A loop's watchdog replaced a hung stage: a restarted loop starts with the fresh one."""
+        if name in ("asr", "tts", "answerer", "fallback"):
+            setattr(self, name, fresh)
 
 
 def load_stages(cfg, tracer: Tracer = TRACER, knowledge: str | None = None,
@@ -42,7 +49,8 @@ def load_stages(cfg, tracer: Tracer = TRACER, knowledge: str | None = None,
     for stage in (asr, tts, answerer):
         if hasattr(stage, "warmup"):
             stage.warmup()
-    return Stages(asr, tts, answerer, fallback, notices)
+    renew = {"answerer": lambda: make_answerer(cfg, tracer, knowledge=knowledge)[0]}
+    return Stages(asr, tts, answerer, fallback, notices, renew)
 
 
 class PlaylistSource:
@@ -115,8 +123,12 @@ def build_voice_loop(cfg, inputs: Sequence[str | Path] | None = None, output: st
     source = open_files_source(cfg, inputs, tail_silence_s) if inputs else open_source(None, cfg)
     sink = open_sink(str(output) if output else None, cfg)
     extras = _turn_taking(cfg)
+    renew = dict(stages.renew)
+    if not output:  # a hung loudspeaker stream is replaced by a new one (a file sink is never replaced)
+        renew["sink"] = lambda: open_sink(None, cfg)
     loop = VoiceLoop(cfg, source, sink, stages.answerer, stages.asr, stages.tts, tracer,
-                     fallback_answerer=stages.fallback, echo_canceller=_echo_canceller(cfg), **extras)
+                     fallback_answerer=stages.fallback, echo_canceller=_echo_canceller(cfg),
+                     renew=renew, on_renewed=stages.renewed, **extras)
     if isinstance(source, PlaylistSource):
         source.busy = loop.busy
     return loop

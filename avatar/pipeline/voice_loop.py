@@ -24,7 +24,8 @@ from avatar.answer.base import Answer, HistoryTurn
 from avatar.cancel import Cancelled, CancelToken
 from avatar.trace import TRACER, Tracer, now
 from avatar.pipeline.barge_in import PAUSE, RESUME, STOP, BargeIn, rule_from_config
-from avatar.pipeline.stage_call import StageTimeout, call_with_timeout
+from avatar.pipeline.stage_call import (StageOutputError, StageRaised, StageTimeout, StageUnavailable,
+                                        WatchedStage, checked_timeout)
 
 log = logging.getLogger(__name__)
 
@@ -52,16 +53,38 @@ class VoiceLoop:
     def __init__(self, cfg, source, sink, answerer, asr, tts, tracer: Tracer = TRACER, *,
                  endpointer=None, echo_canceller=None, fallback_answerer=None,
                  hesitation: Callable[[str], float | None] | None = None,
-                 backchannel: Callable[[float, str], bool] | None = None):
+                 backchannel: Callable[[float, str], bool] | None = None,
+                 renew: dict[str, Callable[[], Any]] | None = None,
+                 on_renewed: Callable[[str, Any], None] | None = None):
         self.cfg = cfg
-        self.source, self.sink, self.answerer, self.asr, self.tts = source, sink, answerer, asr, tts
+        self.source = source
         self.tracer = tracer
+        # every stage call goes through the watchdog; renew[stage] builds a fresh instance of a
+        # stage whose call hung (default: the instance's own renew(), if it has one)
+        self.stage_timeout_s = checked_timeout(cfg.pipeline.stage_timeout_s)
+        renew = renew or {}
+
+        def watched(name: str, key: str, instance):
+            def told(fresh) -> None:
+                if key == "sink" and self.echo_canceller is not None and hasattr(fresh, "add_listener"):
+                    fresh.add_listener(self.echo_canceller.add_reference)  # the canceller hears the new one
+                if on_renewed is not None:
+                    on_renewed(key, fresh)
+
+            return WatchedStage(name, instance, self.stage_timeout_s, renew=renew.get(key), on_renewed=told,
+                                tracer=tracer)
+
+        self._asr = watched("asr", "asr", asr)
+        self._answerer = watched("answer", "answerer", answerer)
+        self._fallback = watched("answer-fallback", "fallback", fallback_answerer) if fallback_answerer else None
+        self._tts = watched("tts", "tts", tts)
+        self._out = watched("output", "sink", sink)
+        self._apology_audio: dict[str, list] = {}
         if endpointer is None:
             from avatar.vad.endpointer import Endpointer
             endpointer = Endpointer(cfg.vad)
         self.endpointer = endpointer
         self.echo_canceller = echo_canceller
-        self.fallback_answerer = fallback_answerer
         self.hesitation = hesitation
         self.backchannel = backchannel
         if echo_canceller is not None and hasattr(sink, "add_listener"):
@@ -102,6 +125,27 @@ class VoiceLoop:
         self._capture_thread: threading.Thread | None = None
         self._partial_thread: threading.Thread | None = None
         self._jobs: list[TurnJob] = []
+
+    # --- the stages (each behind the watchdog: these are the instances in use now) ----------
+    @property
+    def asr(self):
+        return self._asr.instance
+
+    @property
+    def answerer(self):
+        return self._answerer.instance
+
+    @property
+    def fallback_answerer(self):
+        return self._fallback.instance if self._fallback else None
+
+    @property
+    def tts(self):
+        return self._tts.instance
+
+    @property
+    def sink(self):
+        return self._out.instance
 
     # --- control ---------------------------------------------------------------------------
     def subscribe(self, fn: Callable[[ev.Event], None]) -> None:
@@ -352,7 +396,9 @@ class VoiceLoop:
             if len(audio) < (1600 if urgent else 8000):
                 continue
             try:
-                tr = self.asr.transcribe(audio, lang=self._forced_lang(), partial=True, cancel=token)
+                tr = self._asr.call(lambda asr: asr.transcribe(
+                    audio, lang=self._forced_lang(), partial=True, cancel=token), token, wait_fresh=False)
+                _check_transcript(tr)
             except Cancelled:
                 continue  # a final transcription started: it gets the cores
             except Exception:
@@ -369,11 +415,12 @@ class VoiceLoop:
     # --- one turn ------------------------------------------------------------------------
     def _run_job(self, job: TurnJob) -> None:
         stage = "asr"
+        lang = self._forced_lang() or self._detected_lang or self.languages[0]
         try:
-            timeout = self.cfg.pipeline.stage_timeout_s
             with self.tracer.span("asr", turn=job.id, speculative=job.speculative) as info:
-                tr = call_with_timeout("asr", lambda: self.asr.transcribe(
-                    job.audio, lang=self._forced_lang(), cancel=job.token), timeout, job.token)
+                tr = self._asr.call(lambda asr: asr.transcribe(
+                    job.audio, lang=self._forced_lang(), cancel=job.token), job.token)
+                _check_transcript(tr)
                 info.update(text=tr.text, lang=tr.lang, dropped=tr.dropped)
             job.marks["asr"] = now()
             job.token.raise_if_cancelled()
@@ -401,39 +448,96 @@ class VoiceLoop:
             self._finish_turn(job, tr.text, answer)
         except Cancelled:
             pass
-        except StageTimeout as exc:
-            self.emit(ev.StageError(now(), stage=exc.stage, message=str(exc), restarted=True))
         except Exception as exc:
-            log.exception("turn %d failed in %s", job.id, stage)
-            self.emit(ev.StageError(now(), stage=stage, message=str(exc)))
+            stage = getattr(exc, "stage", stage)
+            if not isinstance(exc, (StageTimeout, StageUnavailable, StageOutputError, StageRaised)):
+                log.error("turn %d failed in %s", job.id, stage, exc_info=True)
+            self._stage_failed(job, stage, exc, lang)
         finally:
             job.finished.set()
+
+    def _stage_failed(self, job: TurnJob, stage: str, exc: Exception, lang: str) -> None:
+        """The turn is lost: say so (event, trace, a short apology), and let the next turn start afresh."""
+        restarted = bool(getattr(exc, "restarting", False))  # a fresh instance takes over (said only then)
+        self.tracer.instant("stage_failed", turn=job.id, stage=stage, error=type(exc).__name__, message=str(exc),
+                            restarted=restarted)
+        while not job.confirmed.wait(0.005):  # a speculative turn: the visitor may still be speaking
+            if job.token.cancelled or self._stopping.is_set():
+                return
+        if job.token.cancelled:
+            return
+        self.emit(ev.StageError(now(), stage=stage, message=str(exc), restarted=restarted))
+        self._apologize(job, stage, lang)
+
+    def _apologize(self, job: TurnJob, stage: str, lang: str) -> None:
+        """A short spoken apology in the visitor's language (the end of their turn is confirmed)."""
+        text = _apology_text(lang)
+        self.tracer.instant("apology", turn=job.id, stage=stage, lang=lang)
+        self.emit(ev.Apology(now(), turn=job.id, stage=stage, text=text, lang=lang))
+        chunks = self._apology_audio.get(lang)
+        try:
+            if chunks is None:  # synthesized once (a fresh voice if the old one hung), then replayed
+                limit = min(self.stage_timeout_s, 1.5)
+                chunks = self._tts.call(lambda tts: list(tts.synthesize(text, lang)), job.token, timeout_s=limit)
+                for chunk in chunks:
+                    _check_chunk(chunk)
+                self._apology_audio[lang] = chunks
+            with self._lock:
+                self._active = job
+            for chunk in chunks:
+                self._play(job, chunk)
+        except Cancelled:
+            pass
+        except Exception as exc:  # the banner still tells the visitor
+            log.warning("the apology could not be spoken: %s", exc)
+            self.tracer.instant("apology_silent", turn=job.id, stage=stage, error=type(exc).__name__)
 
     def _answer(self, job: TurnJob, question: str, lang: str) -> Answer:
         with self._lock:
             history = list(self.history[-self.cfg.answer.history_turns:])
-        timeout = self.cfg.pipeline.stage_timeout_s
+
+        def ask(answerer) -> Answer:
+            return answerer.answer(question, lang, history, cancel=job.token, turn=job.id)
+
         try:
             with self.tracer.span("answer_total", turn=job.id, track="answerer"):
-                return call_with_timeout("answer", lambda: self.answerer.answer(
-                    question, lang, history, cancel=job.token, turn=job.id), timeout, job.token)
-        except (StageTimeout, Exception) as exc:
-            if isinstance(exc, Cancelled) or self.fallback_answerer is None:
+                # with a fallback, a fresh answerer still loading is not waited for
+                answer = self._answerer.call(ask, job.token, wait_fresh=self._fallback is None)
+                _check_answer(answer)
+                return answer
+        except Exception as exc:
+            if isinstance(exc, Cancelled) or self._fallback is None:
                 raise
             # the diffusion answerer hung or failed: the retrieval answerer is the safe fallback
+            self.tracer.instant("answer_fallback", turn=job.id, error=type(exc).__name__)
             self.emit(ev.StageError(now(), stage="answer", message=str(exc), restarted=True))
-            answer = self.fallback_answerer.answer(question, lang, history, cancel=job.token, turn=job.id)
+            answer = self._fallback.call(ask, job.token)
+            _check_answer(answer, "answer-fallback")
             answer.checks = {**answer.checks, "fallback_used": True, "fallback_reason": type(exc).__name__}
             return answer
 
     def _speak(self, job: TurnJob, answer: Answer) -> None:
-        """Synthesize clause by clause; hand each to the sink as soon as the turn is confirmed."""
+        """Synthesize clause by clause; hand each to the sink as soon as the turn is confirmed.
+
+        Each clause is one watched call (a synthesis that hangs is abandoned like any stage call),
+        and so is each hand-over to the sink."""
         streaming = self.cfg.pipeline.streaming_tts
-        chunks = self.tts.synthesize(answer.reply, answer.lang, cancel=job.token)
+        clauses = self._tts.call(lambda tts: iter(tts.synthesize(answer.reply, answer.lang, cancel=job.token)),
+                                 job.token)
+
+        def synthesized():
+            while True:
+                chunk = self._tts.call(lambda tts: next(clauses, None), job.token)
+                if chunk is None:
+                    return
+                yield _check_chunk(chunk)
+
+        chunks = synthesized()
         if not streaming:  # the sequential baseline: whole reply synthesized before playback
             chunks = [_join_chunks(list(chunks))]
         queued_until = 0.0
         latency = self.cfg.audio.output_latency_ms / 1000
+        index = -1
         for index, chunk in enumerate(chunks):
             job.token.raise_if_cancelled()
             if index == 0:
@@ -448,7 +552,7 @@ class VoiceLoop:
                 self.emit(ev.ReplyStarted(now(), turn=job.id, question="", lang=answer.lang))
                 job.marks["play"] = now()
             start = max(now() + latency, queued_until)
-            self.sink.play(chunk.pcm, chunk.sample_rate)
+            self._play(job, chunk)
             if index == 0:
                 job.playing = True
                 self.emit(ev.PlaybackStarted(now(), turn=job.id))
@@ -456,8 +560,18 @@ class VoiceLoop:
             self.emit(ev.ReplyClause(now(), turn=job.id, index=index, text=chunk.text, lang=answer.lang))
             for offset, duration, viseme in getattr(chunk, "visemes", ()) or ():
                 self.emit(ev.Viseme(now(), at=start + offset, duration=duration, viseme=viseme))
+        if index < 0:
+            raise StageOutputError("tts", "no audio for the reply")
         self.emit(ev.ReplyDone(now(), turn=job.id, text=answer.reply, lang=answer.lang, mood=answer.mood,
                                gesture=answer.gesture, checks=answer.checks, decode=answer.decode))
+
+    def _play(self, job: TurnJob, chunk) -> None:
+        try:
+            self._out.call(lambda sink: sink.play(chunk.pcm, chunk.sample_rate), job.token)
+        except (Cancelled, StageTimeout, StageUnavailable):
+            raise
+        except Exception as exc:  # the sink's own error: the turn was lost in playback, not in TTS
+            raise StageRaised("output", exc) from exc
 
     def _finish_turn(self, job: TurnJob, question: str, answer: Answer) -> None:
         if "play" not in job.marks:
@@ -492,10 +606,13 @@ class VoiceLoop:
         self.tracer.record("voice_to_voice", job.speech_end, job.marks["audible"], turn=job.id, track="voice_to_voice")
 
     def _wait_audible(self, job: TurnJob) -> float | None:
+        deadline = job.marks["play"] + self.stage_timeout_s  # a sink that never plays is a hung stage too
         while not job.token.cancelled:
             t = self.sink.first_audible_after(job.marks["play"])
             if t is not None:
                 return t
+            if now() > deadline:
+                raise StageTimeout("output", self.stage_timeout_s)
             job.token.wait(0.002)
         return None
 
@@ -522,9 +639,43 @@ class VoiceLoop:
         return {k: round(v, 2) for k, v in stages.items()}
 
 
+def _check_transcript(tr: Any) -> None:
+    """An ASR result that breaks the contract is a failed stage, not a silent turn."""
+    if not all(isinstance(getattr(tr, name, None), str) for name in ("text", "lang", "dropped")):
+        raise StageOutputError("asr", f"a {type(tr).__name__} instead of a transcript")
+    if not tr.text.strip() and not tr.dropped:
+        raise StageOutputError("asr", "an empty transcript without saying why it was dropped")
+
+
+def _check_answer(answer: Any, stage: str = "answer") -> None:
+    if not isinstance(answer, Answer) or not isinstance(answer.reply, str):
+        raise StageOutputError(stage, f"a {type(answer).__name__} instead of an answer")
+    if not answer.reply.strip():
+        raise StageOutputError(stage, "an empty reply")
+
+
+def _check_chunk(chunk: Any) -> Any:
+    pcm = getattr(chunk, "pcm", None)
+    rate = getattr(chunk, "sample_rate", None)
+    if not isinstance(pcm, np.ndarray) or not isinstance(rate, (int, np.integer)) or rate <= 0:
+        raise StageOutputError("tts", f"a {type(chunk).__name__} instead of audio")
+    if pcm.size == 0:
+        raise StageOutputError("tts", "an empty clause")
+    return chunk
+
+
+def _apology_text(lang: str) -> str:
+    try:
+        from avatar.ui.strings import load_strings
+
+        return load_strings(lang).get("error.apology")
+    except Exception:  # a broken locale must not turn an apology into a crash
+        return "Sorry, something went wrong. Please ask again."
+
+
 def _join_chunks(chunks: list) -> Any:
     if not chunks:
-        raise Cancelled("no audio")
+        raise StageOutputError("tts", "no audio for the reply")
     rate = chunks[0].sample_rate
     pcm = np.concatenate([c.pcm for c in chunks])
     visemes, offset = [], 0.0

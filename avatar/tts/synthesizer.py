@@ -81,6 +81,12 @@ class Synthesizer:
         """Messages the operator should see (a language speaking through a fallback voice)."""
         return [info.message for info in (self.voice_for(lang) for lang in langs) if info.message]
 
+    def renew(self) -> "Synthesizer":
+        """A fresh instance with its own voices (the watchdog's replacement for a hung one)."""
+        fresh = Synthesizer(self.cfg, self.tracer)
+        fresh.warmup(list(self._engines))
+        return fresh
+
     def warmup(self, langs: Iterable[str] = ("de", "en")) -> None:
         """Load every voice and run it once, so the first visitor does not wait for it."""
         for lang in langs:

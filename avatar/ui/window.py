@@ -366,6 +366,9 @@ class KioskWindow(QWidget):
             self.debug_panel.update_stats(self.hud_model.run_stages)
         elif isinstance(e, ev.StageError):
             self._stage_error(e)
+        elif isinstance(e, ev.Apology):  # the lost turn's reply: what the avatar says about it
+            self._show_conversation()
+            self.subtitles.set_reply(e.text)
         elif isinstance(e, ev.LanguageChanged):
             if e.lang in self.strings_by_lang:
                 self._apply_strings(e.lang)
