@@ -27,9 +27,9 @@ import numpy as np
 from avatar import events as ev
 from avatar.aec.echo_canceller import EchoCanceller
 from avatar.aec.erle import measure_erle
-from avatar.aec.frames import make_frame
-from avatar.aec.room import ROOMS, SAMPLE_RATE, convolve, impulse_response, level_dbfs, room, speech_bounds
+from avatar.aec.room import ROOMS, convolve, impulse_response, level_dbfs, room, speech_bounds
 from avatar.errors import AvatarError
+from avatar.frames import SAMPLE_RATE, AudioFrame
 from avatar.paths import ROOT
 from avatar.pipeline.barge_in import PAUSE, RESUME, STOP, BargeIn, rule_from_config
 from avatar.trace import now
@@ -142,12 +142,12 @@ def canceller_cost(cfg, speech: np.ndarray, seconds: float = 5.0) -> dict[str, f
     ours = bare = 0.0
     for k in range(0, x.size, n):  # untimed first pass: the one-off delay measurement is not the steady cost
         aec.add_reference(x[k:k + n], k / SAMPLE_RATE - seconds)
-        aec.process(make_frame(x[k:k + n] // 4, k / SAMPLE_RATE - seconds, k / SAMPLE_RATE))
+        aec.process(AudioFrame(x[k:k + n] // 4, k / SAMPLE_RATE - seconds, k / SAMPLE_RATE))
     for k in range(0, x.size, n):
         block = x[k:k + n]
         t0 = now()
         aec.add_reference(block, k / SAMPLE_RATE)
-        aec.process(make_frame(block // 4, k / SAMPLE_RATE, k / SAMPLE_RATE))
+        aec.process(AudioFrame(block // 4, k / SAMPLE_RATE, k / SAMPLE_RATE))
         t1 = now()
         for j in range(0, n, 160):
             apm.process_reverse_stream(rtc.AudioFrame(bytearray(block[j:j + 160].tobytes()), SAMPLE_RATE, 1, 160))
@@ -248,7 +248,7 @@ def simulate_turn(cfg, index, kind, text, reply, clip, at_s, ser_db, h, noise, a
         raw = np.round(speaker.echo[k:k + frame_n] + near[k:k + frame_n] + background[k:k + frame_n])
         clipped = clipped or bool(np.abs(raw).max() > 32767)  # a clipped mic breaks the echo path model
         mic = np.clip(raw, -32768, 32767).astype(np.int16)
-        frame = aec.process(make_frame(mic, clock + k / SAMPLE_RATE, clock + k / SAMPLE_RATE))
+        frame = aec.process(AudioFrame(mic, clock + k / SAMPLE_RATE, clock + k / SAMPLE_RATE))
         frame_end = (k + frame_n) / SAMPLE_RATE
         ended = False
         for event in endpointer.process(frame):
