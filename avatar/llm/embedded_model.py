@@ -22,7 +22,7 @@ import torch.nn.functional as F
 from transformers import AutoConfig, AutoModel, PretrainedConfig, PreTrainedModel
 from transformers.utils import ModelOutput
 
-# The reply record's special tokens (issue 5's schema): `<de>|<en> <mood> <sep> text <eos>`
+# The reply record's special tokens (the reply schema): `<de>|<en> <mood> <sep> text <eos>`
 SPECIAL_TOKENS = ["<pad>", "<unk>", "<bos>", "<eos>", "<mask>", "<sep>", "<fact>", "<de>", "<en>",
                   "<neutral>", "<happy>", "<sorry>", "<info>", "<user>", "<bot>"]
 MOODS = ("neutral", "happy", "sorry", "info")
