@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from avatar.errors import AudioFileError, AvatarError
+from avatar.stats import percentile
 from avatar.trace import Span
 
 # The order stages happen in one turn; the HUD, tables and plots list them this way.
@@ -75,16 +76,6 @@ def stage_sort_key(key: str) -> tuple[int, str]:
     if key == VOICE_TO_VOICE:
         return 100, key
     return 50, key
-
-
-def percentile(values: Iterable[float], q: float) -> float:
-    """The q-th percentile (0..100) with linear interpolation between ranks; NaN when empty."""
-    xs = sorted(values)
-    if not xs:
-        return math.nan
-    pos = (len(xs) - 1) * q / 100.0
-    lo, hi = math.floor(pos), math.ceil(pos)
-    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
 
 
 @dataclass(frozen=True)

@@ -14,12 +14,12 @@ from avatar import events as ev
 from avatar.aec.delay_estimator import estimate_delay
 from avatar.aec.echo_canceller import EchoCanceller
 from avatar.aec.erle import erle_db, run_canceller
-from avatar.aec.frames import make_frame
 from avatar.aec.reference_timeline import ReferenceTimeline
 from avatar.aec.room import impulse_response, room, simulate_mic
+from avatar.frames import SAMPLE_RATE, AudioFrame
 
 DATA = Path(__file__).parent / "data" / "echo"
-SR = 16000
+SR = SAMPLE_RATE
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +71,7 @@ def test_echo_alone_never_opens_a_turn(cfg, reply, tmp_path):
 
 def test_canceller_keeps_frame_length_and_stamps_for_a_short_last_frame(cfg):
     aec = EchoCanceller(cfg.echo)
-    frame = make_frame(np.full(250, 100, np.int16), 3.0, 1.5)
+    frame = AudioFrame(np.full(250, 100, np.int16), 3.0, 1.5)
     out = aec.process(frame)
     assert out.pcm.shape == (250,) and out.pcm.dtype == np.int16
     assert (out.t, out.audio_t) == (3.0, 1.5)
@@ -79,7 +79,7 @@ def test_canceller_keeps_frame_length_and_stamps_for_a_short_last_frame(cfg):
 
 def test_disabled_canceller_passes_frames_through(cfg):
     aec = EchoCanceller(cfg.with_overrides({"echo.enabled": False}).echo)
-    frame = make_frame(np.arange(320, dtype=np.int16), 0.0, 0.0)
+    frame = AudioFrame(np.arange(320, dtype=np.int16), 0.0, 0.0)
     assert aec.process(frame) is frame and not aec.active
 
 
@@ -87,7 +87,7 @@ def test_canceller_falls_back_to_pass_through_with_a_notice(cfg, monkeypatch):
     monkeypatch.setitem(sys.modules, "livekit", None)  # as if the package could not be imported
     seen = []
     aec = EchoCanceller(cfg.echo, notify=seen.append)
-    frame = make_frame(np.arange(320, dtype=np.int16), 0.0, 0.0)
+    frame = AudioFrame(np.arange(320, dtype=np.int16), 0.0, 0.0)
     assert not aec.active
     assert aec.process(frame) is frame
     assert len(seen) == 1 and isinstance(seen[0], ev.Notice) and "echo cancellation is off" in seen[0].message
@@ -140,7 +140,7 @@ def test_double_talk_keeps_a_visitors_onset_and_drops_the_residual_echo(cfg, rep
         lo, hi = max(k - start, 0), max(k + n - start, 0)
         if hi > lo and lo < reply.size:
             aec.add_reference(reply[lo:min(hi, reply.size)], (start + lo) / SR)
-        aec.process(make_frame(sim.pcm[k:k + n], k / SR, k / SR))
+        aec.process(AudioFrame(sim.pcm[k:k + n], k / SR, k / SR))
         echo, near = db(sim.echo[k:k + n]), db(sim.pcm[k:k + n] - sim.echo[k:k + n])
         if k < 2.5 * SR or not aec.reference_active or max(echo, near) < 40:
             continue  # converging, nothing playing, or too quiet for any VAD

@@ -5,8 +5,9 @@ import numpy as np
 import pytest
 
 from avatar.aec.erle import erle_db
+from avatar.frames import SAMPLE_RATE
 
-SR = 16000
+SR = SAMPLE_RATE
 
 
 def _echo(seconds=4.0, seed=0):

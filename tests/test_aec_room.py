@@ -7,8 +7,9 @@ import soundfile as sf
 
 from avatar.aec.room import ROOMS, Utterance, impulse_response, level_dbfs, room, simulate_mic, speech_bounds
 from avatar.errors import ConfigError
+from avatar.frames import SAMPLE_RATE
 
-SR = 16000
+SR = SAMPLE_RATE
 
 
 @pytest.mark.parametrize("name", list(ROOMS))

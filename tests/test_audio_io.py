@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from avatar.audio import SAMPLE_RATE, WavFileSink, WavFileSource, read_wav_16k
+from avatar.audio import WavFileSink, WavFileSource, read_wav_16k
 from avatar.audio.devices import MicrophoneSource, SpeakerSink, import_sounddevice
 from avatar.errors import AudioFileError, DeviceError
+from avatar.frames import SAMPLE_RATE
 from avatar.trace import now
 
 DATA = Path(__file__).parent / "data" / "speech"

@@ -5,8 +5,8 @@ import pytest
 
 from avatar import cli, config
 from avatar.errors import AvatarError
-from avatar.report import (format_table, percentile, plot_report, stage_key, stage_stats, turn_table_row,
-                           turns_from_spans)
+from avatar.report import format_table, plot_report, stage_key, stage_stats, turn_table_row, turns_from_spans
+from avatar.stats import percentile, percentile_ms
 from avatar.trace import Tracer, load_chrome
 
 BUDGETS = config.load(env={}).budget.as_dict()
@@ -37,6 +37,8 @@ def test_percentile_interpolates_between_ranks():
     assert percentile([0, 10], 95) == pytest.approx(9.5)
     assert percentile([7], 95) == 7
     assert percentile([], 50) != percentile([], 50)  # NaN
+    assert percentile([None, 4.0], 50) == 4.0  # a missing figure is left out
+    assert percentile_ms([1.04, 2.0], 50) == 1.5 and percentile_ms([], 50) is None
 
 
 def test_stage_names_are_canonical():

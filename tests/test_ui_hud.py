@@ -1,14 +1,17 @@
-"""The latency HUD reflects a turn's spans and metrics against the configured budgets."""
+"""The latency HUD reflects a turn's spans and metrics against the configured budgets, and says in
+a few words what the checks did, inside its panel at 1280x800."""
+import dataclasses
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
+from PySide6.QtGui import QFontMetrics  # noqa: E402
 
 from avatar import config  # noqa: E402
 from avatar import events as ev  # noqa: E402
 from avatar.trace import Span  # noqa: E402
-from avatar.ui.hud import HudModel, HudWidget, checks_summary, tokens_per_pass  # noqa: E402
+from avatar.ui.hud import HudModel, HudWidget, checks_summary, fit_lines, tokens_per_pass  # noqa: E402
 from avatar.ui.strings import load_strings  # noqa: E402
 
 
@@ -57,12 +60,61 @@ def test_enclosing_turn_spans_are_not_counted_as_stages(cfg):
     assert model.current.voice_to_voice_ms == pytest.approx(600.0)
 
 
-def test_checks_summary_says_what_the_checks_bought():
+FALLBACK_RECORD = {"passes": ["grounding", "relevance", "schema"], "fallback_used": True, "fallback": "fact:schema",
+                   "redecodes": 1, "decodes": 2, "unsupported": []}
+CLEAN_RECORD = {"enabled": True, "passes": ["grounding", "relevance", "self_consistency", "schema"], "grounded": True,
+                "relevant": True, "agreement": True, "overlap": 1.0, "vote": None, "schema_ok": True,
+                "schema_problems": [], "fallback_used": False, "fallback": "", "redecodes": 0, "decodes": 2,
+                "unsupported": [], "banned": [], "ms": {"grounding": 1.2}, "skipped": [], "not_needed": [],
+                "budget_ms": 90.0, "spent_ms": 40.0}
+
+
+def test_checks_summary_says_in_a_few_words_what_the_checks_did():
     s = load_strings("en")
-    text = checks_summary({"grounding": {"ok": False, "unsupported": 1}, "schema": True, "redecodes": 2}, s)
-    assert "grounding ✗" in text and "unsupported 1" in text
-    assert "schema ✓" in text and "redecodes 2" in text
+    text = checks_summary(FALLBACK_RECORD, s)
+    # schema passed once, then failed on the re-decode: the fallback's reason is the verdict that counts
+    assert text == "grounding ✓ relevance ✓ schema ✗ · re-decoded 1 · said the fact instead (malformed)"
+    assert checks_summary(CLEAN_RECORD, s) == "grounding ✓ relevance ✓ consistency ✓ schema ✓"
+    for raw in ("passes", "[", "decodes 2", "fallback_used", "budget_ms", "True"):  # not a dump of the record
+        assert raw not in text and raw not in checks_summary(CLEAN_RECORD, s)
+
+
+def test_checks_summary_names_unbacked_words_skips_and_the_dont_know_fallback():
+    s = load_strings("en")
+    record = {"passes": [], "grounded": False, "fallback_used": True, "fallback": "not_known:unsupported",
+              "redecodes": 1, "unsupported": ["12 Euro"], "skipped": ["self_consistency"]}
+    assert checks_summary(record, s) == ("grounding ✗ · re-decoded 1 · said “I don't know” instead (unbacked words)"
+                                         " · unbacked: 12 Euro · skipped for time: consistency")
+    many = {**record, "unsupported": ["12 Euro", "Montag", "Halle 3", "9 Uhr", "Tor B"]}
+    assert "unbacked: 12 Euro, Montag, Halle 3 +2 ·" in checks_summary(many, s)
+    assert checks_summary({"enabled": False, "decodes": 1}, s) == s.get("hud.checks_off")
     assert checks_summary({}, s) == s.get("hud.no_checks")
+
+
+def test_checks_summary_in_german_and_from_a_typed_record():
+    @dataclasses.dataclass
+    class Report:  # the checks record as a dataclass (typed results): read the same way
+        passes: list
+        fallback_used: bool = False
+        fallback: str = ""
+        redecodes: int = 0
+
+    de = load_strings("de")
+    assert checks_summary(FALLBACK_RECORD, de) == ("Belege ✓ Themenbezug ✓ Schema ✗ · 1× neu dekodiert · "
+                                                   "stattdessen den Fakt gesagt (fehlerhaft)")
+    assert checks_summary(Report(["grounding"], True, "fact:off_topic"), load_strings("en")) == \
+        "grounding ✓ relevance ✗ · said the fact instead (off topic)"
+
+
+def test_long_checks_text_wraps_and_elides_within_the_panel(qtbot):
+    from PySide6.QtGui import QFont
+
+    metrics = QFontMetrics(QFont())
+    text = "checks: " + " ".join(f"word{i}" for i in range(200))
+    lines = fit_lines(text, metrics, 300, 3)
+    assert len(lines) == 3 and lines[-1].endswith("…")
+    assert all(metrics.horizontalAdvance(line) <= 300 for line in lines)
+    assert fit_lines("short", metrics, 300, 3) == ["short"]
 
 
 def test_hud_widget_paints_a_turn_and_follows_the_language(qtbot, cfg):
@@ -77,4 +129,39 @@ def test_hud_widget_paints_a_turn_and_follows_the_language(qtbot, cfg):
     assert widget.label_for("tts_first_audio") == "TTS first audio"
     widget.set_strings(load_strings("de"))
     assert widget.label_for("tts_first_audio") == "Stimme"
-    assert widget.label_for("check:grounding").endswith("grounding")
+    assert widget.label_for("check:grounding") == "  ↳ Belege"  # a part of the checks stage, in German
+    assert widget.label_for("check:something_new").endswith("something_new")
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("record", [FALLBACK_RECORD, CLEAN_RECORD], ids=["fallback", "clean"])
+def test_the_hud_fits_the_kiosk_window_at_1280x800(qtbot, cfg, lang, record, tmp_path):
+    from avatar.ui.demo_script import DemoLoop
+    from avatar.ui.window import KioskWindow
+
+    window = KioskWindow(cfg, DemoLoop(), kiosk=False, lang=lang)
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    window.show()
+    window.hud.setVisible(True)
+    stages = {"endpoint": 180.0, "asr": 150.0, "retrieval": 3.0, "decode": 60.0, "checks": 75.0,
+              "tts_first_audio": 120.0, "output": 20.0}
+    for turn in range(1, 4):
+        for name in ("grounding", "relevance", "self_consistency", "schema", "decode", "fallback"):
+            window.hud_model.add_span(Span(f"check.{name}", 0.0, 0.005, turn=turn))
+        window.hud_model.add_metrics(ev.TurnMetrics(1.0, turn=turn, lang=lang, stages=stages,
+                                                    voice_to_voice_ms=650.0, decode={"steps": 8, "tokens": 44},
+                                                    checks={**record, "unsupported": ["12 Euro", "Montag"] * 6}))
+    window.hud.refresh()
+    hud = window.hud
+    assert window.rect().contains(hud.geometry())  # the panel stays inside the window
+    lines = hud.checks_lines()
+    assert 1 <= len(lines) <= hud.CHECK_LINES
+    metrics = QFontMetrics(hud._small_font())
+    assert all(metrics.horizontalAdvance(line) <= hud.width() - 28 for line in lines)
+    summary = checks_summary(window.hud_model.current.checks, window.strings)
+    assert " ".join(lines) == f"{window.strings.get('hud.checks')}: {summary}"  # it all fits, nothing elided
+    shot = window.grab()
+    assert shot.width() == 1280 and shot.height() == 800 and shot.save(str(tmp_path / "hud.png"))
+    window.resize(1280, 560)  # a shorter window: the panel shrinks with it (the recent-turns chart goes first)
+    assert window.rect().contains(window.hud.geometry())

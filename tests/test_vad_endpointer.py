@@ -7,13 +7,14 @@ import numpy as np
 import pytest
 
 from avatar import config
-from avatar.audio import AudioFrame, read_wav_16k
+from avatar.audio import read_wav_16k
 from avatar.events import EndOfTurn, Resumed, SpeechStart, TentativeEnd
+from avatar.frames import SAMPLE_RATE, AudioFrame
 from avatar.vad import Endpointer
 from avatar.vad.silero import SileroVAD
 
 DATA = Path(__file__).parent / "data" / "speech"
-SR = 16000
+SR = SAMPLE_RATE
 
 
 @pytest.fixture(scope="module")

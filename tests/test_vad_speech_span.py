@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from avatar import config
-from avatar.audio import AudioFrame, read_wav_16k
+from avatar.audio import read_wav_16k
 from avatar.events import EndOfTurn, SpeechStart
+from avatar.frames import AudioFrame
 from avatar.vad import Endpointer
 from avatar.vad.speech_span import speech_span
 

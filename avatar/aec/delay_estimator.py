@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-SAMPLE_RATE = 16000
+from avatar.frames import SAMPLE_RATE
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,9 @@ from typing import Any, Callable
 import numpy as np
 
 from avatar.aec.delay_estimator import DelayEstimate, estimate_delay
-from avatar.aec.reference_timeline import SAMPLE_RATE, ReferenceTimeline
+from avatar.aec.reference_timeline import ReferenceTimeline
 from avatar.events import Notice
+from avatar.frames import SAMPLE_RATE, AudioFrame
 from avatar.trace import now
 
 log = logging.getLogger(__name__)
@@ -70,7 +71,7 @@ class EchoCanceller:
         if self._apm is not None:
             self._timeline.add(pcm, t_audible)
 
-    def process(self, mic_frame: Any) -> Any:
+    def process(self, mic_frame: AudioFrame) -> AudioFrame:
         """The frame with the echo removed (same type, time stamps and length)."""
         if self._apm is None:
             return mic_frame

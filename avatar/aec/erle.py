@@ -10,7 +10,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from avatar.aec.room import SAMPLE_RATE, impulse_response, room, simulate_mic
+from avatar.aec.room import impulse_response, room, simulate_mic
+from avatar.frames import SAMPLE_RATE, AudioFrame
 
 FRAME = SAMPLE_RATE // 100
 
@@ -58,8 +59,6 @@ def measure_erle(room_name: str, reply: np.ndarray, make_canceller: Callable[[],
 def run_canceller(aec: Any, mic: np.ndarray, reply: np.ndarray, reply_at_s: float, frame_ms: int = 20,
                   t0: float = 0.0) -> np.ndarray:
     """Feed the played reply and the microphone through `aec` as a sink and a source would."""
-    from avatar.aec.frames import make_frame
-
     n = SAMPLE_RATE * frame_ms // 1000
     reply = np.asarray(reply, dtype=np.int16).reshape(-1)
     start = int(round(reply_at_s * SAMPLE_RATE))
@@ -68,6 +67,6 @@ def run_canceller(aec: Any, mic: np.ndarray, reply: np.ndarray, reply_at_s: floa
         lo, hi = max(k - start, 0), max(k + n - start, 0)  # this frame's share of the reply
         if hi > lo and lo < reply.size:
             aec.add_reference(reply[lo:min(hi, reply.size)], t0 + (start + lo) / SAMPLE_RATE)
-        frame = aec.process(make_frame(mic[k:k + n], t0 + k / SAMPLE_RATE, k / SAMPLE_RATE))
+        frame = aec.process(AudioFrame(np.asarray(mic[k:k + n], dtype=np.int16), t0 + k / SAMPLE_RATE, k / SAMPLE_RATE))
         out[k:k + n] = frame.pcm
     return out

@@ -10,7 +10,7 @@ import threading
 
 import numpy as np
 
-SAMPLE_RATE = 16000
+from avatar.frames import SAMPLE_RATE
 
 
 class ReferenceTimeline:

@@ -16,8 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from avatar.errors import ConfigError
-
-SAMPLE_RATE = 16000
+from avatar.frames import SAMPLE_RATE
 
 
 @dataclass(frozen=True)

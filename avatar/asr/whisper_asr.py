@@ -21,11 +21,11 @@ from avatar.asr.transcript import Transcript
 from avatar.asr.transcript_checks import cut_loop, is_hallucination, settle_repeats
 from avatar.cancel import NEVER, CancelToken
 from avatar.errors import ModelError
+from avatar.frames import SAMPLE_RATE
 from avatar.trace import TRACER, Tracer, now
 
 log = logging.getLogger(__name__)
 
-SAMPLE_RATE = 16000
 HOP = 160                      # samples per feature frame (10 ms)
 MAX_FRAMES = 3000              # Whisper's 30 s window
 TOKENS_PER_SECOND = 12         # generous speech rate: a budget above it means a loop

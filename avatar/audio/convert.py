@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from avatar.audio.frame import SAMPLE_RATE
+from avatar.frames import SAMPLE_RATE
 from avatar.errors import AudioFileError
 
 

@@ -6,7 +6,7 @@ import threading
 from typing import Iterator
 
 
-from avatar.audio.frame import SAMPLE_RATE, AudioFrame
+from avatar.frames import SAMPLE_RATE, AudioFrame
 from avatar.audio.playback_queue import PlaybackQueue, QueuedSink
 from avatar.errors import DeviceError
 from avatar.trace import now

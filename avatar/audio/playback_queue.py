@@ -13,8 +13,9 @@ from collections import deque
 
 import numpy as np
 
+from avatar.audio.contracts import Listener
 from avatar.audio.convert import to_pcm_16k
-from avatar.audio.frame import SAMPLE_RATE, Listener
+from avatar.frames import SAMPLE_RATE
 from avatar.trace import now, sleep_until
 
 log = logging.getLogger(__name__)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 
-from avatar.audio.frame import AudioSink
+from avatar.audio.contracts import AudioSink
 from avatar.audio.wav_sink import WavFileSink
 
 __all__ = ["WavFileSink", "SpeakerSink", "open_sink"]

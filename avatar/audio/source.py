@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 
-from avatar.audio.frame import AudioSource
+from avatar.audio.contracts import AudioSource
 from avatar.audio.wav_source import WavFileSource
 
 __all__ = ["WavFileSource", "MicrophoneSource", "open_source"]

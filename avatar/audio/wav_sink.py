@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from avatar.audio.frame import SAMPLE_RATE
+from avatar.frames import SAMPLE_RATE
 from avatar.audio.playback_queue import PlaybackQueue, QueuedSink
 from avatar.errors import AudioFileError
 from avatar.trace import now, sleep_until

@@ -9,7 +9,7 @@ from typing import Iterator
 import numpy as np
 
 from avatar.audio.convert import read_wav_16k
-from avatar.audio.frame import SAMPLE_RATE, AudioFrame
+from avatar.frames import SAMPLE_RATE, AudioFrame
 from avatar.trace import now, sleep_until
 
 

@@ -27,9 +27,10 @@ import numpy as np
 from avatar import events as ev
 from avatar.aec.echo_canceller import EchoCanceller
 from avatar.aec.erle import measure_erle
-from avatar.aec.frames import make_frame
-from avatar.aec.room import ROOMS, SAMPLE_RATE, convolve, impulse_response, level_dbfs, room, speech_bounds
+from avatar.aec.room import ROOMS, convolve, impulse_response, level_dbfs, room, speech_bounds
 from avatar.errors import AvatarError
+from avatar.frames import SAMPLE_RATE, AudioFrame
+from avatar.stats import percentile_ms
 from avatar.paths import ROOT
 from avatar.pipeline.barge_in import PAUSE, RESUME, STOP, BargeIn, rule_from_config
 from avatar.trace import now
@@ -142,12 +143,12 @@ def canceller_cost(cfg, speech: np.ndarray, seconds: float = 5.0) -> dict[str, f
     ours = bare = 0.0
     for k in range(0, x.size, n):  # untimed first pass: the one-off delay measurement is not the steady cost
         aec.add_reference(x[k:k + n], k / SAMPLE_RATE - seconds)
-        aec.process(make_frame(x[k:k + n] // 4, k / SAMPLE_RATE - seconds, k / SAMPLE_RATE))
+        aec.process(AudioFrame(x[k:k + n] // 4, k / SAMPLE_RATE - seconds, k / SAMPLE_RATE))
     for k in range(0, x.size, n):
         block = x[k:k + n]
         t0 = now()
         aec.add_reference(block, k / SAMPLE_RATE)
-        aec.process(make_frame(block // 4, k / SAMPLE_RATE, k / SAMPLE_RATE))
+        aec.process(AudioFrame(block // 4, k / SAMPLE_RATE, k / SAMPLE_RATE))
         t1 = now()
         for j in range(0, n, 160):
             apm.process_reverse_stream(rtc.AudioFrame(bytearray(block[j:j + 160].tobytes()), SAMPLE_RATE, 1, 160))
@@ -248,7 +249,7 @@ def simulate_turn(cfg, index, kind, text, reply, clip, at_s, ser_db, h, noise, a
         raw = np.round(speaker.echo[k:k + frame_n] + near[k:k + frame_n] + background[k:k + frame_n])
         clipped = clipped or bool(np.abs(raw).max() > 32767)  # a clipped mic breaks the echo path model
         mic = np.clip(raw, -32768, 32767).astype(np.int16)
-        frame = aec.process(make_frame(mic, clock + k / SAMPLE_RATE, clock + k / SAMPLE_RATE))
+        frame = aec.process(AudioFrame(mic, clock + k / SAMPLE_RATE, clock + k / SAMPLE_RATE))
         frame_end = (k + frame_n) / SAMPLE_RATE
         ended = False
         for event in endpointer.process(frame):
@@ -356,26 +357,22 @@ def _summarize(cfg, room_name, turns, aec, partials, policy, echo_cancellation, 
         "echo_speech_starts": int(sum(t.echo_speech_starts for t in turns)),
         "mic_clipped_turns": int(sum(t.mic_clipped for t in turns)),
         "backchannels_interrupting": int(sum(t.stopped for t in by_kind["backchannel"])),
-        "partial_asr_ms_p50": _pct(sorted(m for t in turns for m in t.asr_ms), 50),
-        "backchannel_gap_ms_p50": _pct(sorted(g for t in by_kind["backchannel"] for g in t.resumed_after_ms), 50),
+        "partial_asr_ms_p50": percentile_ms(sorted(m for t in turns for m in t.asr_ms), 50),
+        "backchannel_gap_ms_p50": percentile_ms(sorted(g for t in by_kind["backchannel"] for g in t.resumed_after_ms), 50),
         "barge_ins_detected": len(detected),
         "barge_ins_total": len(real),
         "ser_db_range": list(ser_range),
         "barge_ins_detected_by_ser": {band: f"{sum(t.stopped and not t.stop_before_visitor for t in real if lo <= t.ser_db < hi)}"
                                             f"/{sum(lo <= t.ser_db < hi for t in real)}"
                                       for band, (lo, hi) in _SER_BANDS.items()},
-        "stop_ms_p50": _pct(stops, 50),
-        "stop_ms_p90": _pct(stops, 90),
+        "stop_ms_p50": percentile_ms(stops, 50),
+        "stop_ms_p90": percentile_ms(stops, 90),
         "stop_ms_max": stops[-1] if stops else None,
         "output_latency_ms": float(cfg.audio.output_latency_ms),
         "aec_ms_per_10ms": round(aec.ms_per_10ms, 3),
         "simulated_s": round(sim_s, 1),
         "wall_s": round(wall_s, 1),
     }
-
-
-def _pct(values: list[float], q: float) -> float | None:
-    return round(float(np.percentile(values, q)), 1) if values else None
 
 
 def _turn_kinds(n: int, rng: np.random.Generator) -> list[str]:

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from avatar.audio import read_wav_16k
+from avatar.frames import SAMPLE_RATE
 from avatar.trace import now
 
 
@@ -56,7 +57,7 @@ def _bench(asr, args) -> int:
     for path in args.wav:
         pcm = read_wav_16k(path)
         ref = Path(path).stem if args.names_are_transcripts else ""
-        row = {"input": path, "seconds": round(len(pcm) / 16000, 2)}
+        row = {"input": path, "seconds": round(len(pcm) / SAMPLE_RATE, 2)}
         kiosk_ms, plain_ms = [], []
         for _ in range(max(1, args.repeat)):  # interleaved, so both paths see the same machine load
             tr = asr.transcribe(pcm, lang=args.lang)

@@ -31,9 +31,6 @@ class DiffusionLM:
     vocab_size: int
 
     # --- text ------------------------------------------------------------------------------------
-    def encode_text(self, text: str) -> list[int]:
-        return list(self.tokenizer.encode(text, add_special_tokens=False))
-
     def decode_text(self, ids: Sequence[int]) -> str:
         return self.tokenizer.decode(list(ids), skip_special_tokens=True)
 

@@ -19,7 +19,7 @@ import torch
 from transformers import AutoConfig, AutoModel, PretrainedConfig, PreTrainedModel
 from transformers.utils import ModelOutput
 
-# The reply record's special tokens (issue 5's schema): `<de>|<en> <mood> <sep> text <eos>`, shared
+# The reply record's special tokens (the reply schema): `<de>|<en> <mood> <sep> text <eos>`, shared
 # with the kiosk (re-exported here for the trainer and the tokenizer)
 from avatar.model_contract import MOODS, SPECIAL_TOKENS  # noqa: F401
 # the layers themselves, in plain torch (the kiosk loads them without transformers)

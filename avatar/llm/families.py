@@ -18,7 +18,6 @@ from avatar.errors import ModelError
 BIDIRECTIONAL = "bidirectional"          # every position sees every other: cache is approximate
 PROMPT_CAUSAL = "prompt-causal"          # prompt ignores the answer: exact prompt cache
 CAUSAL_AR_ADAPTED = "causal-ar-adapted"  # left-to-right attention kept from the AR parent: exact prefix cache
-ATTENTION_KINDS = (BIDIRECTIONAL, PROMPT_CAUSAL, CAUSAL_AR_ADAPTED)
 
 
 @dataclass(frozen=True)

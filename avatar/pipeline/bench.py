@@ -18,6 +18,8 @@ from typing import Callable, Sequence
 import numpy as np
 
 from avatar.errors import ConfigError
+from avatar.frames import SAMPLE_RATE
+from avatar.stats import percentile_ms
 from avatar.trace import Tracer
 
 MODES = {
@@ -64,7 +66,7 @@ class Turn:
                 "speculative": self.speculative, "discarded": self.discarded}
 
 
-def last_speech_sample(pcm: np.ndarray, rate: int = 16000) -> float:
+def last_speech_sample(pcm: np.ndarray, rate: int = SAMPLE_RATE) -> float:
     """Stream seconds of the file's last speech sample: Silero over the whole file with a fresh
     state (an energy threshold mistakes a real recording's noise floor for speech)."""
     from avatar.vad.speech_span import speech_span
@@ -73,12 +75,9 @@ def last_speech_sample(pcm: np.ndarray, rate: int = 16000) -> float:
     return span[1] if span else len(pcm) / rate
 
 
-def percentiles(values: Sequence[float]) -> dict[str, float | None]:
-    vals = sorted(v for v in values if v is not None)
-    if not vals:
-        return {"p50": None, "p95": None, "n": 0}
-    return {"p50": round(float(np.percentile(vals, 50)), 1), "p95": round(float(np.percentile(vals, 95)), 1),
-            "n": len(vals)}
+def percentiles(values: Sequence[float | None]) -> dict[str, float | None]:
+    vals = [v for v in values if v is not None]
+    return {"p50": percentile_ms(vals, 50), "p95": percentile_ms(vals, 95), "n": len(vals)}
 
 
 def run_bench(cfg, wavs: Sequence[Path], modes: Sequence[str] = ("streaming",), repeats: int = 1,

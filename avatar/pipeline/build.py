@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
+from avatar.frames import SAMPLE_RATE
 from avatar.trace import TRACER, Tracer
 
 log = logging.getLogger(__name__)
@@ -78,7 +79,7 @@ class PlaylistSource:
         for index, source in enumerate(self.sources):
             if last is not None:  # silence while the avatar answers, then a short gap
                 quiet_since = None
-                step = len(last.pcm) / 16000
+                step = len(last.pcm) / SAMPLE_RATE
                 while not self._closed:
                     t_audio = last.audio_t + step
                     last = replace(last, pcm=np.zeros_like(last.pcm), t=last.t + step, audio_t=t_audio)

@@ -9,6 +9,7 @@ import argparse
 import statistics
 
 from avatar import config
+from avatar.stats import percentile
 from avatar.trace import Tracer, now
 from avatar.tts.speech_text import speakable
 from avatar.tts.synthesizer import Synthesizer
@@ -62,8 +63,8 @@ def first_breath(cfg, repeats: int) -> None:
     print(f"time to first audio of {len(REPLIES_EN)} English replies x {repeats} (ms)")
     for n in variants:
         label = "whole first clause" if n == 0 else f"first breath <= {n} chars"
-        xs = sorted(firsts[n])
-        print(f"  {label:26s} median {statistics.median(xs):7.1f}  p90 {xs[int(0.9 * (len(xs) - 1))]:7.1f}  "
+        xs = firsts[n]
+        print(f"  {label:26s} median {statistics.median(xs):7.1f}  p90 {percentile(xs, 90):7.1f}  "
               f"first piece {statistics.median(chars[n]):.0f} chars (median)")
 
 
@@ -110,9 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     rows.append(("en", "piper, stock session", rows[0][2]))
     print(f"time to first audio, one sentence, {args.repeats} runs each (ms)")
     for lang, label, tts in rows:
-        xs = sorted(results[label])
-        p90 = xs[min(len(xs) - 1, int(round(0.9 * (len(xs) - 1))))]
-        print(f"  {lang} {label:22s} median {statistics.median(xs):7.1f}  p90 {p90:7.1f}  "
+        xs = results[label]
+        print(f"  {lang} {label:22s} median {statistics.median(xs):7.1f}  p90 {percentile(xs, 90):7.1f}  "
               f"real-time factor {statistics.median(rtf[label]):.3f}  voice {tts.voice_for(lang).name}")
     return 0
 

@@ -45,8 +45,9 @@ DEMO_TURNS = (
                 "output": 20.0},
         checks={"grounding": 5.2, "self_consistency": 38.0, "schema": 0.8},
         decode={"steps": 9, "tokens": 48, "ms": 36.0},
-        check_results={"grounding": {"ok": True, "facts": 2}, "self_consistency": {"agree": True, "decodes": 2},
-                       "schema": True},
+        check_results={"enabled": True, "passes": ["grounding", "self_consistency", "schema"],
+                       "grounded": True, "agreement": True, "schema_ok": True,
+                       "fallback_used": False, "fallback": "", "redecodes": 0, "decodes": 2, "unsupported": []},
     ),
     DemoTurn(
         lang="en",
@@ -58,8 +59,9 @@ DEMO_TURNS = (
                 "output": 20.0},
         checks={"grounding": 4.1, "self_consistency": 31.0, "schema": 0.7},
         decode={"steps": 8, "tokens": 44, "ms": 29.0},
-        check_results={"grounding": {"ok": True, "facts": 1}, "self_consistency": {"agree": True, "decodes": 2},
-                       "schema": True},
+        check_results={"enabled": True, "passes": ["grounding", "self_consistency", "schema"],
+                       "grounded": True, "agreement": True, "schema_ok": True,
+                       "fallback_used": False, "fallback": "", "redecodes": 0, "decodes": 2, "unsupported": []},
     ),
 )
 

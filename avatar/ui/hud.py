@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
 from avatar.events import TurnMetrics
@@ -86,7 +86,7 @@ class HudModel:
         r.stages = {**{k: v for k, v in r.stages.items() if k.startswith("check:")}, **stages}
         r.voice_to_voice_ms = m.voice_to_voice_ms if m.voice_to_voice_ms is not None else r.voice_to_voice_ms
         r.decode = dict(m.decode)
-        r.checks = dict(m.checks)
+        r.checks = dict(m.checks) if isinstance(m.checks, Mapping) else m.checks  # a typed record stays as is
         r.lang = m.lang or r.lang
         r.finished = True
         self.run_stages.append({**r.stages, **({VOICE_TO_VOICE: r.voice_to_voice_ms}
@@ -116,28 +116,80 @@ def tokens_per_pass(decode: Mapping[str, Any]) -> float | None:
     return None
 
 
-def checks_summary(checks: Mapping[str, Any], strings: Strings) -> str:
-    """One line: which checks ran, passed (✓) or failed (✗), and what they changed."""
-    parts = []
-    for name, value in checks.items():
-        if isinstance(value, bool):
-            parts.append(f"{name} {'✓' if value else '✗'}")
-        elif isinstance(value, Mapping):
-            ok = next((value[k] for k in ("ok", "passed", "pass", "agree") if k in value), None)
-            mark = "" if ok is None else (" ✓" if ok else " ✗")
-            extras = [f"{k} {_short(v)}" for k, v in value.items()
-                      if k not in ("ok", "passed", "pass", "agree") and isinstance(v, (int, float, str))][:2]
-            parts.append(f"{name}{mark}" + (f" ({', '.join(extras)})" if extras else ""))
-        elif value is not None:
-            parts.append(f"{name} {_short(value)}")
+# The checker's checks in the order it runs them, and the field of its record that holds each
+# one's verdict (None: only `passes` and the fallback reason tell).
+CHECK_VERDICTS = (("declined_answerable", None), ("grounding", "grounded"), ("relevance", "relevant"),
+                  ("source", None), ("self_consistency", "agreement"), ("schema", "schema_ok"))
+UNSUPPORTED_SHOWN = 3  # unbacked words named in the HUD; the rest are counted
+# The fallback reason (record field `fallback`, "kind:reason") -> the check that failed.
+FALLBACK_CHECK = {"declined_answerable": "declined_answerable", "unsupported": "grounding",
+                  "off_topic": "relevance", "wrong_source": "source", "no_majority": "self_consistency",
+                  "schema": "schema"}
+
+
+def _field(record: Any, key: str, default: Any = None) -> Any:
+    """A field of the checks record, whether it travels as a dict or as a dataclass."""
+    if isinstance(record, Mapping):
+        return record.get(key, default)
+    return getattr(record, key, default)
+
+
+def checks_summary(checks: Any, strings: Strings) -> str:
+    """A few words on what the checks did: each check that ran with ✓ or ✗, how many re-decodes,
+    and whether the reply was replaced (by the fact, or by "I don't know") and why.
+
+    `checks` is the checker's record (docs/INTERFACES.md, "checks dict")."""
+    if not checks:
+        return strings.get("hud.no_checks")
+    if _field(checks, "enabled", True) is False:
+        return strings.get("hud.checks_off")
+    kind, _, reason = str(_field(checks, "fallback", "") or "").partition(":")
+    fallback_used = bool(_field(checks, "fallback_used", False))
+    failed = FALLBACK_CHECK.get(reason) if fallback_used else None
+    passes = set(_field(checks, "passes", ()) or ())
+    skipped = [n for n in (_field(checks, "skipped", ()) or ()) if n in dict(CHECK_VERDICTS)]
+    marks = []
+    for name, verdict_key in CHECK_VERDICTS:
+        verdict = _field(checks, verdict_key) if verdict_key else None
+        if name == failed or verdict is False:
+            ok = False
+        elif name in passes or verdict is True:
+            ok = True
+        else:
+            continue  # not run (switched off, skipped, not needed)
+        marks.append(f"{strings.get(f'hud.check_names.{name}')} {'✓' if ok else '✗'}")
+    parts = [" ".join(marks)] if marks else []
+    redecodes = int(_field(checks, "redecodes", 0) or 0)
+    if redecodes:
+        parts.append(strings.get("hud.redecoded", n=redecodes))
+    if fallback_used:  # before the details: what the visitor heard matters most
+        why = strings.get(f"hud.fallback_reasons.{reason}") if strings.has(f"hud.fallback_reasons.{reason}") \
+            else reason
+        parts.append(strings.get("hud.said_not_known" if kind == "not_known" else "hud.said_fact", why=why))
+    unsupported = [str(w) for w in (_field(checks, "unsupported", ()) or ())]
+    if unsupported:
+        more = len(unsupported) - UNSUPPORTED_SHOWN
+        words = ", ".join(unsupported[:UNSUPPORTED_SHOWN]) + (f" +{more}" if more > 0 else "")
+        parts.append(strings.get("hud.unsupported", words=words))
+    if skipped:
+        parts.append(strings.get("hud.skipped", names=", ".join(strings.get(f"hud.check_names.{n}")
+                                                                   for n in skipped)))
     return " · ".join(parts) if parts else strings.get("hud.no_checks")
 
 
-def _short(v: Any) -> str:
-    if isinstance(v, float):
-        return f"{v:.1f}"
-    text = str(v)
-    return text if len(text) <= 18 else text[:17] + "…"
+def fit_lines(text: str, metrics: QFontMetrics, width: int, max_lines: int) -> list[str]:
+    """`text` word-wrapped to `width` pixels in at most `max_lines` lines, the last one elided."""
+    lines: list[str] = []
+    words = text.split(" ")
+    while words and len(lines) < max_lines:
+        line = words.pop(0)
+        while words and metrics.horizontalAdvance(f"{line} {words[0]}") <= width:
+            line += " " + words.pop(0)
+        if len(lines) == max_lines - 1 and words:
+            line = " ".join([line, *words])
+            words = []
+        lines.append(metrics.elidedText(line, Qt.ElideRight, width))
+    return lines
 
 
 def bar_color(ms: float, budget: float | None) -> QColor:
@@ -155,6 +207,9 @@ class HudWidget(QWidget):
     ROW_H = 21
     WIDTH = 470
     VALUE_W = 96
+    CHECK_LINES = 3        # the checks' few words wrap to at most this many lines, then elide
+    RECENT_MIN_H = 60      # below this the recent-turns chart is left out
+    MARGIN = 16            # kept free below the panel inside the window
 
     def __init__(self, model: HudModel, strings: Strings, parent: QWidget | None = None):
         super().__init__(parent)
@@ -170,12 +225,18 @@ class HudWidget(QWidget):
 
     def refresh(self) -> None:
         rows = len(self.model.rows())
-        self.setFixedHeight(40 + max(rows, 1) * self.ROW_H + 250)
+        want = 40 + max(rows, 1) * self.ROW_H + 250
+        parent = self.parentWidget()
+        if parent is not None:  # never past the window's bottom edge (1280x800 and smaller)
+            want = min(want, max(parent.height() - self.y() - self.MARGIN, 200))
+        self.setFixedHeight(want)
         self.update()
 
     def label_for(self, key: str) -> str:
         if key.startswith("check:"):
-            return "  ✓ " + key.split(":", 1)[1]
+            name = key.split(":", 1)[1]  # a part of the checks stage (an arrow, not a verdict)
+            return "  ↳ " + (self.strings.get(f"hud.check_names.{name}")
+                             if self.strings.has(f"hud.check_names.{name}") else name)
         return self.strings.get(f"hud.stages.{key}") if self.strings.has(f"hud.stages.{key}") else key
 
     def paintEvent(self, _event) -> None:
@@ -190,8 +251,7 @@ class HudWidget(QWidget):
         title = QFont(self.font())
         title.setPointSizeF(11.5)
         title.setBold(True)
-        small = QFont(self.font())
-        small.setPointSizeF(9.5)
+        small = self._small_font()
         p.setFont(title)
         p.setPen(QColor("#e8eef5"))
         r = m.current
@@ -219,12 +279,25 @@ class HudWidget(QWidget):
         p.drawText(QRectF(pad, y, self.width() - 2 * pad, 20), Qt.AlignLeft | Qt.AlignVCenter,
                    f"{s.get('hud.tokens_per_pass')}: {decode_text}")
         y += 22
-        checks = checks_summary(r.checks, s) if r else s.get("hud.no_checks")
-        p.drawText(QRectF(pad, y, self.width() - 2 * pad, 40), Qt.AlignLeft | Qt.TextWordWrap,
-                   f"{s.get('hud.checks')}: {checks}")
-        y += 44
-        self._recent(p, pad, y, self.width() - 2 * pad, self.height() - y - 10)
+        line_h = p.fontMetrics().height()
+        for line in self.checks_lines():
+            p.drawText(QRectF(pad, y, self.width() - 2 * pad, line_h), Qt.AlignLeft | Qt.AlignVCenter, line)
+            y += line_h
+        y += 6
+        if self.height() - y - 10 >= self.RECENT_MIN_H:  # a short window keeps the numbers, not the chart
+            self._recent(p, pad, y, self.width() - 2 * pad, self.height() - y - 10)
         p.end()
+
+    def _small_font(self) -> QFont:
+        small = QFont(self.font())
+        small.setPointSizeF(9.5)
+        return small
+
+    def checks_lines(self) -> list[str]:
+        """What the checks did, wrapped to the panel's width in at most CHECK_LINES lines."""
+        s, r = self.strings, self.model.current
+        text = f"{s.get('hud.checks')}: " + (checks_summary(r.checks, s) if r else s.get("hud.no_checks"))
+        return fit_lines(text, QFontMetrics(self._small_font()), self.width() - 28, self.CHECK_LINES)
 
     def _stage_bar(self, p: QPainter, row: StageRow, pad: float, y: float, label_w: float,
                    bar_x: float, bar_w: float) -> None:

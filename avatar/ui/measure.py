@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from avatar import config  # noqa: E402
 from avatar import events as ev  # noqa: E402
-from avatar.report import percentile  # noqa: E402
+from avatar.stats import percentile  # noqa: E402
 from avatar.trace import Span, Tracer, now  # noqa: E402
 from avatar.ui.demo_script import DEMO_TURNS, turn_script  # noqa: E402
 from avatar.ui.event_bridge import EventBridge  # noqa: E402

@@ -155,6 +155,7 @@ class KioskWindow(QWidget):
         super().resizeEvent(event)
         w = self.width()
         self.hud.move(w - self.hud.width() - 20, 76)
+        self.hud.refresh()  # its height follows the window's
         self.debug_panel.move(20, 76)
         if self.banner.isVisible():
             self._place_banner()

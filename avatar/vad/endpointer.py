@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from avatar.audio.frame import SAMPLE_RATE, AudioFrame
+from avatar.frames import SAMPLE_RATE, AudioFrame
 from avatar.events import EndOfTurn, Event, Resumed, SpeechStart, TentativeEnd
 from avatar.trace import now
 from avatar.vad.silero import CHUNK, SileroVAD

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from avatar.audio.frame import SAMPLE_RATE
+from avatar.frames import SAMPLE_RATE
 from avatar.vad.silero import CHUNK, SileroVAD
 
 SPEECH_PROB = 0.5

@@ -1,27 +1,11 @@
-"""The unit of audio that flows from a source to the endpointer, and the source/sink contracts."""
+"""The audio stage's contracts: where frames come from (AudioSource) and where replies play (AudioSink)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable, Iterator, Protocol, runtime_checkable
 
 import numpy as np
 
-SAMPLE_RATE = 16000  # every stage speaks 16 kHz mono int16
-
-
-@dataclass(frozen=True)
-class AudioFrame:
-    pcm: np.ndarray   # int16, shape (N,)
-    t: float          # clock time (avatar.trace.now()) the first sample was captured
-    audio_t: float    # stream seconds of the first sample
-
-    @property
-    def duration(self) -> float:
-        return len(self.pcm) / SAMPLE_RATE
-
-    @property
-    def end_audio_t(self) -> float:
-        return self.audio_t + self.duration
+from avatar.frames import AudioFrame
 
 
 @runtime_checkable

@@ -1,0 +1,23 @@
+"""Percentiles: the one helper behind every bench, report, HUD figure and evaluation.
+
+numpy's default (linear interpolation between ranks), so a p95 over few turns is comparable
+wherever it is printed. Shared core: any stage, bench or command may import it.
+"""
+from __future__ import annotations
+
+import math
+from typing import Iterable
+
+import numpy as np
+
+
+def percentile(values: Iterable[float | None], q: float) -> float:
+    """The q-th percentile (0..100) of the values that are not None; NaN when there are none."""
+    xs = [float(v) for v in values if v is not None]
+    return float(np.percentile(xs, q)) if xs else math.nan
+
+
+def percentile_ms(values: Iterable[float | None], q: float) -> float | None:
+    """`percentile` rounded to 0.1 (ms), None when there are no values: what benches write to JSON."""
+    p = percentile(values, q)
+    return None if math.isnan(p) else round(p, 1)
