@@ -18,7 +18,8 @@ def add_arguments(parser) -> None:
                         help="evaluate on hand-written knowledge packs instead (evals/packs/dev or .../test; "
                              "venue.toml + questions.toml each), the retrieval-only answerer side by side")
     parser.add_argument("--adversarial", type=int, default=0, metavar="N",
-                        help="also run N adversarial cases (issue 5), checked vs unchecked side by side")
+                        help="also run N adversarial cases (near-miss numbers, absent facts, mixed facts, misheard words), "
+                             "checked vs unchecked side by side")
 
 
 def run(args, cfg) -> int:

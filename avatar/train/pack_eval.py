@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from avatar.answer.base import HistoryTurn
+from avatar.stats import percentile_ms
 
 DECLINE_MARKERS = ("leider", "weiß ich", "keine information", "personal", "sorry", "don't know", "no information",
                    "staff", "i'm afraid", "can't tell")
@@ -52,7 +53,8 @@ class Row:
     unsupported: list
     reply_chars: int
     fact_chars: int
-    ms: float
+    ms: float             # the whole answer stage: retrieval, decodes, checks
+    decode_ms: float = 0.0  # the first decode alone
 
 
 def load_questions(folder: Path) -> list[Question]:
@@ -152,7 +154,8 @@ def evaluate_pack(folder: Path, answerers: dict[str, Any], pack) -> list[Row]:
             ms = float(ans.decode.get("answer_ms", ans.decode.get("ms", 0.0)) or 0.0)
             rows.append(Row(folder.name, name, q.lang, q.kind, q.q, ans.reply, ans.source or name, ans.mood,
                             score(q, ans.reply, ans.mood), unsupported_numbers(ans.reply, text, q.q),
-                            len(ans.reply), len(facts[q.lang].get(q.fact, "")), round(ms, 2)))
+                            len(ans.reply), len(facts[q.lang].get(q.fact, "")), round(ms, 2),
+                            round(float(ans.decode.get("ms", 0.0) or 0.0), 2)))
     return rows
 
 
@@ -162,7 +165,6 @@ def summarise(rows: list[Row]) -> dict[str, Any]:
     una = [r for r in rows if r.kind == "unanswerable"]
     right = [r for r in ans if r.outcome == "right"]
     clause = [r for r in right if r.kind == "clause" and r.fact_chars]
-    ms = sorted(r.ms for r in rows)
     return {
         "n": len(rows), "answerable": len(ans), "unanswerable": len(una),
         "right": share([r.outcome == "right" for r in ans]),
@@ -173,7 +175,9 @@ def summarise(rows: list[Row]) -> dict[str, Any]:
         "own_share_of_right": share([r.source == "diffusion" for r in right]) if right else None,
         "clause_reply_vs_fact_chars": (round(statistics.median(r.reply_chars for r in clause)),
                                        round(statistics.median(r.fact_chars for r in clause))) if clause else None,
-        "p95_ms": ms[min(len(ms) - 1, int(0.95 * len(ms)))] if ms else None,
+        "answer_p50_ms": percentile_ms([r.ms for r in rows], 50),
+        "answer_p95_ms": percentile_ms([r.ms for r in rows], 95),
+        "decode_p95_ms": percentile_ms([r.decode_ms for r in rows], 95),
     }
 
 
