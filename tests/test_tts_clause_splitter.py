@@ -90,6 +90,10 @@ def test_streaming_emits_a_clause_before_the_text_is_complete():
     ("en", "The reduced ticket is 5.50 €, e.g. for students.", "The reduced ticket is 5 euros 50, for example for students."),
     ("en", "Mail info@museum.de, open 10:00-21:00.", "Mail info at museum dot de, open 10 a.m. to 9 p.m."),
     ("de", "Tel. 0341 555 20 40, Kinder von 6 bis 12.", "Telefon 0 3 4 1, 5 5 5, 2 0, 4 0, Kinder von 6 bis 12."),
+    ("de", "Parken: 2 € / Std., Mo–Sa 9–20 Uhr; tgl. geöffnet, Erw. 16 €.",
+     "Parken: 2 Euro pro Stunde, Montag bis Samstag 9 bis 20 Uhr; täglich geöffnet, Erwachsene 16 Euro."),
+    ("en", "Parking: €2/hr, Mon–Fri, 1 hr max, approx. 10 min walk.",
+     "Parking: 2 euros per hour, Monday to Friday, 1 hour max, approximately 10 minutes walk."),
 ])
 def test_times_prices_and_abbreviations_are_spoken_in_words(lang, text, spoken):
     assert speakable(text, lang) == spoken

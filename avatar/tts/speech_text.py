@@ -23,6 +23,8 @@ _ARTICLE_BEFORE = re.compile(r"\b(?:der|die|das)\s*$", re.IGNORECASE)
 _PHONE = re.compile(r"(?<![\d,.:])(?:\+\d{1,3}[ ]?)?0?\d{2,5}(?:[ /-]\d{2,8}){1,4}(?!\d|[,.:]\d)")
 _EMAIL = re.compile(r"\b([\w.+-]+)@([\w-]+(?:\.[\w-]+)+)\b")
 
+_DAY_DE = dict(zip("Mo Di Mi Do Fr Sa So".split(), "Montag Dienstag Mittwoch Donnerstag Freitag Samstag Sonntag".split()))
+_DAY_EN = dict(zip("Mon Tue Wed Thu Fri Sat Sun".split(), "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()))
 _ABBREVIATIONS = {
     "de": [
         (r"\bz\.\s?B\.", "zum Beispiel"), (r"\bd\.\s?h\.", "das heißt"), (r"\bu\.\s?a\.", "unter anderem"),
@@ -33,11 +35,20 @@ _ABBREVIATIONS = {
         (r"\bDo\.", "Donnerstag"), (r"\bFr\.", "Freitag"), (r"\bSa\.", "Samstag"), (r"\bSo\.", "Sonntag"),
         (r"\bEG\b", "Erdgeschoss"), (r"\bOG\b", "Obergeschoss"), (r"\bUG\b", "Untergeschoss"),
         (r"\bWLAN\b", "W-LAN"), (r"%", " Prozent"), (r"&", " und "),
+        # signage, as operators write it ("Parken 2 € / Std.", "tgl. 9–18 Uhr", "Mo–Sa")
+        (r"\s*/\s*Std\.", " pro Stunde"), (r"\bStd\.", "Stunde"), (r"\bMin\.", "Minuten"), (r"\bt(?:ä|a)?gl\.", "täglich"),
+        (r"\bgeschl\.", "geschlossen"), (r"\bErw\.", "Erwachsene"), (r"\bGeb\.", "Gebäude"),
+        (r"\bHst\.", "Haltestelle"), (r"\bzzgl\.", "zuzüglich"), (r"\bermäß\.", "ermäßigt"),
+        (r"\b(Mo|Di|Mi|Do|Fr|Sa|So)\s*[–-]\s*(Mo|Di|Mi|Do|Fr|Sa|So)\b",
+         lambda m: f"{_DAY_DE[m[1]]} bis {_DAY_DE[m[2]]}"),
     ],
     "en": [
         (r"\be\.\s?g\.", "for example"), (r"\bi\.\s?e\.", "that is"), (r"\bMr\.", "Mister"),
         (r"\bMrs\.", "Missus"), (r"\bDr\.", "Doctor"), (r"\bapprox\.", "approximately"),
         (r"\bNo\.\s?(?=\d)", "number "), (r"\bWC\b", "toilet"), (r"%", " percent"), (r"&", " and "),
+        (r"\s*/\s*hr\b\.?", " per hour"), (r"\b1\s*hr\b\.?", "1 hour"), (r"\bhrs?\.?(?=\W|$)", "hours"), (r"\bmins?\.?(?=\W|$)", "minutes"),
+        (r"\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun)\s*[–-]\s*(Mon|Tue|Wed|Thu|Fri|Sat|Sun)\b",
+         lambda m: f"{_DAY_EN[m[1]]} to {_DAY_EN[m[2]]}"),
     ],
 }
 _ABBREVIATIONS_RE = {lang: [(re.compile(p), r) for p, r in pairs] for lang, pairs in _ABBREVIATIONS.items()}
