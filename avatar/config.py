@@ -44,6 +44,7 @@ _RANGES: dict[str, tuple[float, float]] = {
     "checks.fallback_min_match": (0.0, 1.0),
     "checks.answer_coverage": (0.0, 1.0),
     "checks.source_min_coverage": (0.0, 1.0),
+    "checks.snap_min_ratio": (0.0, 1.0),
 }
 # Numbers where 0 means nothing sensible (a zero timeout, an empty beam); "section.*" = every key.
 _POSITIVE = {

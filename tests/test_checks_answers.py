@@ -101,7 +101,8 @@ def test_a_reply_that_stops_on_a_preposition_is_not_said():
                                    Candidate("The car park is behind.", "en", "info", decode_info={"variant": variant}))
     out = check_and_choose("where is the car park", "en", [PARKING], dec, cfg(), budget_ms=100, tracer=Tracer(),
                            predictor=predictor(), clock=clock)
-    assert out.fallback_used and out.reply == "Car park P1 behind the building, 2 € per hour."
+    assert out.reply == "Car park P1 behind the building, 2 € per hour."  # snapped to the clause it copied
+    assert out.checks["schema_problems"] == ["ends on an article or preposition"]
     assert dangling_end("The entrance is on.", "en") and dangling_end("Der Eingang ist in der.", "de")
     assert not dangling_end("The entrance is on the left.", "en")
 
@@ -143,3 +144,27 @@ def test_a_yes_or_no_that_contradicts_its_clause():
     assert not contradicting_lead("Nein. Hunde sind nicht erlaubt.") and not contradicting_lead("Yes. Dogs are welcome.")
     assert not contradicting_lead("The café is on the ground floor.") and not contradicting_lead("Ja.")
     assert not contradicting_lead("Ja. Kinderwagen sind kein Problem.")
+
+
+def test_a_garbled_copy_is_said_as_the_clause_it_was_copying():
+    from avatar.answer.checks.answers import snap_to_clause
+
+    prices = Fact("prices", "de", "Einzeleintritt (3 Std.): Erwachsene 4,50 €, ermäßigt 2,80 €; 10er-Karte 40 €.")
+    snapped = snap_to_clause("Einwachtritt e 4,53 Std.", "de", [prices])
+    assert snapped.text == "Einzeleintritt (3 Std.): Erwachsene 4,50 €, ermäßigt 2,80 €." and snapped.fact_id == "prices"
+    assert snap_to_clause("Ja. 10er-Kart 40 €", "de", [prices]).text == "Ja. 10er-Karte 40 €."
+    assert snap_to_clause("Die Sauna kostet 12 Euro.", "de", [prices]) is None  # copies nothing of the facts
+
+
+def test_the_checker_snaps_a_garbled_reply_instead_of_quoting_the_whole_fact():
+    clock = Clock()
+    garbled = "Car parkk P1 behindd the buil, 2 € per."
+    dec = lambda variant, banned: (clock.__setattr__("t", clock.t + 0.01) or
+                                   Candidate(garbled, "en", "info", decode_info={"variant": variant}))
+    out = check_and_choose("where is the car park", "en", [PARKING], dec, cfg(word_pairs=True), budget_ms=100,
+                           tracer=Tracer(), predictor=predictor(), clock=clock)
+    assert not out.fallback_used and out.reply == "Car park P1 behind the building, 2 € per hour."
+    assert out.checks["snapped"]["reason"] == "schema" and out.checks["snapped"]["from"] == garbled
+    off = check_and_choose("where is the car park", "en", [PARKING], dec, cfg(word_pairs=True, snap=False),
+                           budget_ms=100, tracer=Tracer(), predictor=predictor(), clock=clock)
+    assert off.fallback_used

@@ -170,7 +170,8 @@ class DiffusionAnswerer:
         chosen = checked.candidate or first
         return Answer(checked.reply, checked.lang or lang, facts, checked.mood, checked.gesture, checks=checked.checks,
                       decode=_decode_record(chosen, checked.candidates or [first], t0),
-                      source="fallback" if checked.fallback_used else "diffusion")
+                      source="fallback" if checked.fallback_used else
+                      "snapped" if checked.checks.get("snapped") else "diffusion")
 
 
 def _decode_record(chosen, candidates, t0: float) -> dict:

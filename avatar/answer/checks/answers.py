@@ -212,3 +212,43 @@ def contradicting_lead(reply: str) -> bool:
         return False
     negative = bool(_NEGATION.search(rest))
     return negative if m.group(1).lower() in ("ja", "yes") else not negative
+
+
+@dataclass
+class Snap:
+    text: str
+    ratio: float
+    fact_id: str
+
+
+def _trigrams(text: str) -> set[str]:
+    t = f" {' '.join(text.lower().split())} "
+    return {t[i:i + 3] for i in range(len(t) - 2)}
+
+
+def snap_to_clause(reply: str, lang: str, facts: Sequence[Fact], min_ratio: float = 0.45) -> Snap | None:
+    """The fact clause a garbled reply was copying ("Einwachtritt e 4,53 Std." -> "Einzeleintritt
+    Hallenbad (3 Std.): Erwachsene 4,50 €"), said in the operator's exact words, with the reply's
+    "Ja."/"Nein." kept; None when no clause holds enough of the reply's character trigrams
+    (an unrelated reply shares almost none)."""
+    m = _LEAD.match(reply)
+    lead, body = (reply[:m.end()].strip(), reply[m.end():]) if m else ("", reply)
+    grams = _trigrams(body)
+    if len(body.strip()) < 6 or not grams:
+        return None
+    best: tuple[float, float, str, str] | None = None
+    for fact in facts:
+        if fact.lang and fact.lang != lang:
+            continue
+        for clause in clauses(fact.text):
+            other = _trigrams(clause)
+            shared = len(grams & other)
+            held, covered = shared / len(grams), shared / max(1, len(other))
+            if best is None or held + 0.3 * covered > best[0] + 0.3 * best[1]:
+                best = (held, covered, clause, fact.id)
+    if best is None or best[0] < min_ratio:
+        return None
+    text = _sentence(best[2])
+    if lead:
+        text = f"{lead[:1].upper()}{lead[1:].rstrip('.,!')}. {text}"
+    return Snap(text, round(best[0], 3), best[3])

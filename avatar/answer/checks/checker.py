@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from avatar.answer.base import Fact
-from avatar.answer.checks.answers import answering_fact, contradicting_lead, coverage, dangling_end, source_fact
+from avatar.answer.checks.answers import (answering_fact, contradicting_lead, coverage, dangling_end, snap_to_clause,
+                                          source_fact)
 from avatar.answer.checks.candidate import Candidate
 from avatar.answer.checks.consistency import compare, content_signature, vote
 from avatar.answer.checks.fallback import fallback_reply
@@ -158,6 +159,25 @@ class _TurnChecks:
         self.predictor.observe("grounding", result.ms)
         self.add_ms("grounding", result.ms)
         return result
+
+    def snap(self, cand: Candidate, reason: str) -> Candidate | None:
+        """A garbled reply (its form failed: glued pieces, unknown word pairs, a lost last word) that was
+        copying a fact clause becomes that clause, verbatim: the model chose it, the operator's words
+        say it. A reply with an unbacked value is not snapped (its content is wrong, not its form).
+        None when no clause is close enough."""
+        c = self.cfg.checks
+        if not getattr(c, "snap", False) or _is_decline(cand) or cand.decode_info.get("snapped"):
+            return None
+        t0 = now()
+        with self.tracer.span(SPAN_PREFIX + "snap", turn=self.turn, track=TRACK, reason=reason) as span:
+            found = snap_to_clause(cand.text, self.lang, self.facts, float(c.snap_min_ratio))
+            span["outcome"] = "snapped" if found else "none"
+        self.add_ms("snap", (now() - t0) * 1000.0)
+        if found is None:
+            return None
+        self.report["snapped"] = {"reason": reason, "ratio": found.ratio, "fact": found.fact_id, "from": cand.text}
+        return Candidate(found.text, cand.lang, cand.mood if cand.mood != "sorry" else "info", cand.token_ids,
+                         {**cand.decode_info, "snapped": True}, cand.gesture, cand.variant)
 
     def fallback(self, reason: str) -> CheckedAnswer:
         t0 = now()
@@ -338,7 +358,7 @@ def check_and_choose(question: str, lang: str, facts: Sequence[Fact], decode: De
         if c.schema and t.may_run("schema", "schema"):
             with tracer.span(SPAN_PREFIX + "schema", turn=turn, track=TRACK, variant=cand.variant) as span:
                 s = check_schema(cand, lang, tuple(c.moods), c.max_reply_chars, c.max_reply_words)
-                if c.lexicon:  # glued sub-word pieces ("exhibitionoth") are not a reply to speak
+                if c.lexicon and not cand.decode_info.get("snapped"):  # glued pieces ("exhibitionoth") are not a reply
                     context = [f.text for f in facts] + [question]
                     unknown = unknown_words(cand.text, context)
                     if unknown:
@@ -367,7 +387,9 @@ def check_and_choose(question: str, lang: str, facts: Sequence[Fact], decode: De
                 t.report["schema_problems"] = s.problems
                 mended = t.redecode("redecode_schema", "grounding", "schema")
                 if mended is None:
-                    return t.fallback("schema")
+                    mended = t.snap(cand, "schema")
+                    if mended is None:
+                        return t.fallback("schema")
                 cand = mended
                 continue
             passes.append("schema")
