@@ -168,3 +168,15 @@ def test_the_checker_snaps_a_garbled_reply_instead_of_quoting_the_whole_fact():
     off = check_and_choose("where is the car park", "en", [PARKING], dec, cfg(word_pairs=True, snap=False),
                            budget_ms=100, tracer=Tracer(), predictor=predictor(), clock=clock)
     assert off.fallback_used
+
+
+def test_the_fallback_trusts_a_fact_retrieval_is_sure_of_and_can_say_it_whole():
+    sure = Fact("tours", "en", "Guided tours: Sat + Sun 11 am; meeting point: the ticket desk.", "events", 9.0)
+    question = "when do the guided walks start in the morning"  # names only part of the fact's words
+    assert fallback_reply(question, "en", [sure], min_match=0.9).kind == "not_known"
+    trusted = fallback_reply(question, "en", [sure], min_match=0.9, sure_score=2.0)
+    assert trusted.kind == "fact" and trusted.text == "Guided tours: Sat + Sun 11 am."
+    whole = fallback_reply(question, "en", [sure], min_match=0.9, sure_score=2.0, clause=False)
+    assert whole.text == sure.text
+    weak = Fact("tours", "en", sure.text, "events", 1.0)  # below answer.min_score: not trusted
+    assert fallback_reply(question, "en", [weak], min_match=0.9, sure_score=2.0).kind == "not_known"

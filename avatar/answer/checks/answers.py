@@ -226,10 +226,11 @@ def _trigrams(text: str) -> set[str]:
     return {t[i:i + 3] for i in range(len(t) - 2)}
 
 
-def snap_to_clause(reply: str, lang: str, facts: Sequence[Fact], min_ratio: float = 0.45) -> Snap | None:
+def snap_to_clause(reply: str, lang: str, facts: Sequence[Fact], min_ratio: float = 0.45,
+                   keep_lead: bool = True) -> Snap | None:
     """The fact clause a garbled reply was copying ("Einwachtritt e 4,53 Std." -> "Einzeleintritt
     Hallenbad (3 Std.): Erwachsene 4,50 €"), said in the operator's exact words, with the reply's
-    "Ja."/"Nein." kept; None when no clause holds enough of the reply's character trigrams
+    "Ja."/"Nein." kept (for a yes/no question: `keep_lead`); None when no clause holds enough of the reply's character trigrams
     (an unrelated reply shares almost none)."""
     m = _LEAD.match(reply)
     lead, body = (reply[:m.end()].strip(), reply[m.end():]) if m else ("", reply)
@@ -249,6 +250,6 @@ def snap_to_clause(reply: str, lang: str, facts: Sequence[Fact], min_ratio: floa
     if best is None or best[0] < min_ratio:
         return None
     text = _sentence(best[2])
-    if lead:
+    if lead and keep_lead:
         text = f"{lead[:1].upper()}{lead[1:].rstrip('.,!')}. {text}"
     return Snap(text, round(best[0], 3), best[3])

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from avatar.answer.base import Fact
-from avatar.answer.checks.answers import (answering_fact, contradicting_lead, coverage, dangling_end, snap_to_clause,
+from avatar.answer.checks.answers import (answering_fact, asked_kind, contradicting_lead, coverage, dangling_end, snap_to_clause,
                                           source_fact)
 from avatar.answer.checks.candidate import Candidate
 from avatar.answer.checks.consistency import compare, content_signature, vote
@@ -170,7 +170,8 @@ class _TurnChecks:
             return None
         t0 = now()
         with self.tracer.span(SPAN_PREFIX + "snap", turn=self.turn, track=TRACK, reason=reason) as span:
-            found = snap_to_clause(cand.text, self.lang, self.facts, float(c.snap_min_ratio))
+            found = snap_to_clause(cand.text, self.lang, self.facts, float(c.snap_min_ratio),
+                                   keep_lead=asked_kind(self.question, self.lang) == "yesno")
             span["outcome"] = "snapped" if found else "none"
         self.add_ms("snap", (now() - t0) * 1000.0)
         if found is None:
@@ -182,8 +183,11 @@ class _TurnChecks:
     def fallback(self, reason: str) -> CheckedAnswer:
         t0 = now()
         with self.tracer.span(SPAN_PREFIX + "fallback", turn=self.turn, track=TRACK, reason=reason) as span:
+            sure = float(self.cfg.answer.min_score) if getattr(self.cfg.checks, "fallback_trusts_retrieval", False) \
+                else None
             fb = fallback_reply(self.question, self.lang, self.facts, self.cfg.checks.fallback_min_match,
-                                self.keywords_of)
+                                self.keywords_of, sure_score=sure,
+                                clause=bool(getattr(self.cfg.checks, "fallback_clause", True)))
             span["outcome"] = fb.kind
         self.add_ms("fallback", (now() - t0) * 1000.0)
         self.report.update(fallback_used=True, fallback=f"{fb.kind}:{reason}")

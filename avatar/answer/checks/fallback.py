@@ -58,10 +58,13 @@ def question_match(question: str, fact: Fact, lang: str) -> float:
 
 
 def fallback_reply(question: str, lang: str, facts: Sequence[Fact], min_match: float = 0.34,
-                   keywords_of: Callable[[Fact], str] | None = None) -> Fallback:
+                   keywords_of: Callable[[Fact], str] | None = None, sure_score: float | None = None,
+                   clause: bool = True) -> Fallback:
     """The clause of the retrieved fact in the visitor's language that names most of what the question
     is about (its words, their thesaurus words, the operator's keywords; a named weekday counts
-    extra), when it names enough of it; otherwise the staff message in the visitor's language."""
+    extra), when it names enough of it, or (with `sure_score`) when retrieval is as sure of the fact as
+    the retrieval answerer would need to say it (score >= sure_score and half the question's words
+    named, or twice the score); otherwise the staff message in the visitor's language."""
     from avatar.answer.checks.answers import answering_clause, coverage, holds_kind, asked_kind
     from avatar.answer.checks.relevance import asked_days
 
@@ -81,6 +84,16 @@ def fallback_reply(question: str, lang: str, facts: Sequence[Fact], min_match: f
             score += DAY_BONUS
         if best is None or score > best[0]:
             best = (score, fact)
+    if best and sure_score is not None and best[0] < min_match:
+        cov, f = best[0] - 0.15 * (best[1].score / top if best[1].score else 0.0), best[1]
+        if f.score >= sure_score and (cov >= 0.5 or f.score >= 2 * sure_score):
+            return Fallback(answering_clause(question, lang, f) if clause else _whole(f), "fact", f.id, round(best[0], 3))
     if best and best[0] >= min_match:
-        return Fallback(answering_clause(question, lang, best[1]), "fact", best[1].id, round(best[0], 3))
+        text = answering_clause(question, lang, best[1]) if clause else _whole(best[1])
+        return Fallback(text, "fact", best[1].id, round(best[0], 3))
     return Fallback(NOT_KNOWN[lang], "not_known", "", round(best[0], 3) if best else 0.0)
+
+
+def _whole(fact: Fact) -> str:
+    text = fact.text.strip()
+    return text if text[-1:] in ".!?" else text + "."
