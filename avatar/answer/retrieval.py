@@ -30,7 +30,7 @@ STOPWORDS = {
         von vom zu zum zur für um über unter vor bis nicht noch schon auch nur mal bitte denn doch ja
         nein so sehr gern gerne eigentlich hallo entschuldigung entschuldigen sie ähm äh hm also dann
         einmal etwas irgendwo sagen sag mir wissen weiß würde würden gern bei beim es's findet finde
-        finden ich's kriege bekomme bekommen viel viele
+        finden ich's kriege bekomme bekommen viel viele heißt heisst lautet nächste nächsten nächster
     """.split()),
     "en": frozenset("""
         the a an and or but i you he she it we they me my your our us them is are am was were be been
@@ -38,7 +38,7 @@ STOPWORDS = {
         which who whom when where why how this that these those of in on at to from by with for about
         into over under up down out not no yes please thanks hello hi um uh so any some get got just
         it's what's where's i'm don't can't tell know want like much many find go going excuse sorry
-        there's is's some one
+        there's is's some one called nearest closest
     """.split()),
 }
 
