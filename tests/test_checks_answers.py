@@ -180,3 +180,14 @@ def test_the_fallback_trusts_a_fact_retrieval_is_sure_of_and_can_say_it_whole():
     assert whole.text == sure.text
     weak = Fact("tours", "en", sure.text, "events", 1.0)  # below answer.min_score: not trusted
     assert fallback_reply(question, "en", [weak], min_match=0.9, sure_score=2.0).kind == "not_known"
+
+
+def test_a_name_garbled_in_copying_is_snapped_but_a_wrong_number_is_not():
+    clock = Clock()
+    park = Fact("parking", "de", "Parken kannst du im Parkhaus Hafenbogen, Einfahrt Kranstraße.", "directions", 5.0)
+    replies = iter(["Parken kannst du im Parkhaus Hafenbogog, Einfahrt Kranstraße."] * 5)
+    dec = lambda variant, banned: (clock.__setattr__("t", clock.t + 0.01) or
+                                   Candidate(next(replies), "de", "info", decode_info={"variant": variant}))
+    out = check_and_choose("wo kann ich parken", "de", [park], dec, cfg(max_redecodes=0), budget_ms=100,
+                           tracer=Tracer(), predictor=predictor(), clock=clock)
+    assert out.reply == park.text and out.checks["snapped"]["reason"] == "unsupported_name"

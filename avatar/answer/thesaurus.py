@@ -9,7 +9,7 @@ from __future__ import annotations
 
 GROUPS = [
     "toilette toiletten wc wcs klo klos sanitäranlagen toilet toilets restroom restrooms loo loos bathroom bathrooms "
-    "washroom washrooms lavatory gents ladies",
+    "washroom washrooms lavatory",
     "wickeln wickelraum wickeltisch wickelraums windel windeln baby babys säugling stillraum stillen "
     "diaper diapers nappy nappies changing baby-changing breastfeeding nursing",
     "schließfach schließfächer spind spinde gepäck gepäckaufbewahrung tasche taschen rucksack koffer wertsachen "

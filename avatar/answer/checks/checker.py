@@ -163,7 +163,8 @@ class _TurnChecks:
     def snap(self, cand: Candidate, reason: str) -> Candidate | None:
         """A garbled reply (its form failed: glued pieces, unknown word pairs, a lost last word) that was
         copying a fact clause becomes that clause, verbatim: the model chose it, the operator's words
-        say it. A reply with an unbacked value is not snapped (its content is wrong, not its form).
+        say it. A reply with an unbacked number, time or price is not snapped (its content is wrong, not
+        its form); one whose only unbacked items are names garbled in copying is.
         None when no clause is close enough."""
         c = self.cfg.checks
         if not getattr(c, "snap", False) or _is_decline(cand) or cand.decode_info.get("snapped"):
@@ -272,6 +273,8 @@ def check_and_choose(question: str, lang: str, facts: Sequence[Fact], decode: De
                 t.report["unsupported"] = sorted(set(t.report["unsupported"]) | set(g.unsupported))
                 t.banned = t.banned | banned_strings(g, facts)
                 mended = t.redecode("redecode_unsupported", "grounding", variant=t.redecode_variant(cand))
+                if mended is None and not any(ch.isdigit() for u in g.unsupported for ch in u):
+                    mended = t.snap(cand, "unsupported_name")  # a name copied with a glitch ("Parkhausog")
                 if mended is None:
                     return t.fallback("unsupported")
                 cand = mended
