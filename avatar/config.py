@@ -27,6 +27,8 @@ _CHOICES: dict[str, tuple] = {
     "llm.confidence": ("prob", "margin", "entropy"),
     "llm.order": ("confidence", "left_to_right", "random"),
     "answer.kind": ("diffusion", "retrieval"),
+    "checks.fallback_answer": ("clause", "retrieval"),
+    "checks.decline_follows": ("model", "retrieval"),
     "general.log_level": ("debug", "info", "warning", "error"),
 }
 _RANGES: dict[str, tuple[float, float]] = {

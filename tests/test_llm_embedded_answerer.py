@@ -58,3 +58,33 @@ def test_a_named_weekday_brings_its_opening_hours_into_the_prompt(model_dir):
 
 def test_warmup_decodes_once_per_language_without_error(model_dir):
     answerer(model_dir, checks=True).warmup()
+
+
+def _scripted_checks(monkeypatch, reply, mood, fallback_used):
+    from avatar.answer import checks
+    from avatar.answer.checks.checker import CheckedAnswer
+
+    def fake(question, lang, facts, decode, cfg, **kw):
+        return CheckedAnswer(reply, lang, mood, "", {"enabled": True}, fallback_used, None, [kw["first"]])
+    monkeypatch.setattr(checks, "check_and_choose", fake)
+
+
+def test_a_rejected_reply_is_replaced_by_what_the_retrieval_answerer_says(model_dir, monkeypatch):
+    _scripted_checks(monkeypatch, "quoted clause", "info", fallback_used=True)
+    a = answerer(model_dir)
+    ans = a.answer("Wo ist die Garderobe?", "de")
+    assert ans.source == "fallback" and ans.reply == a.skills.answer("Wo ist die Garderobe?", "de").reply
+    assert "Untergeschoss" in ans.reply and "retrieval_backed" in ans.checks
+
+
+def test_a_decline_stands_only_where_retrieval_declines_too(model_dir, monkeypatch):
+    _scripted_checks(monkeypatch, "Das weiß ich leider nicht.", "sorry", fallback_used=False)
+    cfg = config.load(None, [f"llm.model={model_dir}", "llm.threads=1", "llm.gen_length=24",
+                             "checks.decline_follows=retrieval"])
+    a = DiffusionAnswerer(cfg, load_knowledge(cfg), Tracer())
+    answered = a.answer("Wo ist die Garderobe?", "de")  # the pack says it: retrieval answers
+    assert answered.source == "fallback" and "Untergeschoss" in answered.reply
+    kept = a.answer("Wie wird das Wetter morgen?", "de")  # the pack does not: both decline
+    assert kept.reply == "Das weiß ich leider nicht." and kept.source == "diffusion"
+    # the default: the model's decline stands
+    assert answerer(model_dir).answer("Wo ist die Garderobe?", "de").reply == "Das weiß ich leider nicht."

@@ -168,10 +168,31 @@ class DiffusionAnswerer:
         checked = checks.check_and_choose(question, lang, facts, decode_fn, self.cfg, tracer=self.tracer, turn=turn,
                                           cancel=cancel, first=first, **extra)
         chosen = checked.candidate or first
+        backed = self._retrieval_backed(checked, question, lang, history, cancel, turn)
+        if backed is not None:  # what the retrieval answerer says: never worse than quoting the fact
+            backed.checks = {**checked.checks, "retrieval_backed": backed.checks.get("retrieval", {})}
+            backed.decode = _decode_record(chosen, checked.candidates or [first], t0)
+            backed.facts = facts
+            backed.source = "fallback"
+            return backed
         return Answer(checked.reply, checked.lang or lang, facts, checked.mood, checked.gesture, checks=checked.checks,
                       decode=_decode_record(chosen, checked.candidates or [first], t0),
                       source="fallback" if checked.fallback_used else
                       "snapped" if checked.checks.get("snapped") else "diffusion")
+
+    def _retrieval_backed(self, checked, question, lang, history, cancel, turn) -> Answer | None:
+        """checks.fallback_answer = "retrieval": a reply the checks replaced is the retrieval answerer's
+        (the best fact whole, or its decline); checks.decline_follows = "retrieval": a decline stands
+        only where the retrieval answerer declines too. None: the checked reply stands."""
+        c = self.cfg.checks
+        by_fallback = checked.fallback_used and getattr(c, "fallback_answer", "clause") == "retrieval"
+        by_decline = checked.mood == "sorry" and getattr(c, "decline_follows", "model") == "retrieval"
+        if not (by_fallback or by_decline):
+            return None
+        said = self.skills.answer(question, lang, list(history), cancel, turn)
+        if by_decline and not by_fallback and said.mood == "sorry":
+            return None  # both decline: the model's own words stand
+        return said
 
 
 def _decode_record(chosen, candidates, t0: float) -> dict:
