@@ -26,6 +26,9 @@ CHUNK = SAMPLE_RATE // 100  # the module works on exactly 10 ms
 _ESTIMATE_AFTER_S = 3.0     # seconds of played audio collected before the delay is measured
 _MIN_CONFIDENCE = 6.0       # correlation peak over median below which the measurement is ignored
 _REF_ACTIVE = 64            # int16 amplitude of the played signal above which the loudspeaker counts as playing
+_ECHO_COHERENCE = 0.75      # a frame this correlated with the played signal (best lag) is the loudspeaker's own sound
+_COHERENCE_LAGS_S = (-0.06, 0.25)  # where the played signal is searched: echo up to 60 ms early, 250 ms late
+_SUPPRESS = 0.01            # what is left of a frame the canceller missed (-40 dB)
 _TAIL_CHUNKS = 40           # a reverberant room rings on for a while after the loudspeaker stops (RT60 ~0.5-1 s)
 
 
@@ -44,7 +47,12 @@ class EchoCanceller:
         self.process_s = 0.0     # time spent in the module, on the one clock
         self._notify = notify
         self._timeline = ReferenceTimeline()
-        self._lead_s = 0.0       # read the reference this much later than the capture time (late timestamps)
+        # read the reference this much later than the capture time: the canceller only removes an echo
+        # whose played signal it was given first, and a real audio stack's time stamps jitter by
+        # several ms (PulseAudio: the echo came 0-10 ms *before* its time stamp), so the reference is
+        # fed this margin early and the stream delay told accordingly
+        self.reference_lead_ms = float(_setting(cfg_echo, "reference_lead_ms", 0.0))
+        self._lead_s = self.reference_lead_ms / 1000.0
         self._want_estimate = self.enabled and bool(_setting(cfg_echo, "estimate_delay", True))
         self._est_ref: list[np.ndarray] = []
         self._est_mic: list[np.ndarray] = []
@@ -55,6 +63,8 @@ class EchoCanceller:
         # most of its input energy while the loudspeaker plays holds a voice that is not the avatar's
         self.doubletalk_db = float(_setting(cfg_echo, "doubletalk_db", -10.0))
         self.kept_db = 0.0           # last frame: output energy over input energy
+        self.echo_dominated = False  # last frame: the canceller missed it, and it was the played sound itself
+        self.suppressed = 0          # frames suppressed that way
         self.reference_active = False  # last frame: the loudspeaker was playing, or its sound still rings in the room
         self._ref_quiet_chunks = _TAIL_CHUNKS  # 10 ms chunks since the loudspeaker last played
         if self.enabled:
@@ -97,12 +107,39 @@ class EchoCanceller:
         self.frames += pcm.size // CHUNK
         self.reference_active = ref_active
         self.kept_db = _energy_db(out) - _energy_db(pcm)
+        self.echo_dominated = False
+        if ref_active and self.kept_db > self.doubletalk_db > -100.0 and \
+                self._coherence(mic_frame.t, pcm[:size]) >= _ECHO_COHERENCE:
+            # the canceller let the frame through (not converged yet, or the echo path just moved), but
+            # the frame is the played signal itself: residual echo, not a visitor; suppress it so that
+            # neither the endpointer nor the barge-in rule hears the avatar's own voice
+            self.echo_dominated = True
+            self.suppressed += 1
+            out = (out.astype(np.float32) * _SUPPRESS).astype(np.int16)
+            self.kept_db = _energy_db(out) - _energy_db(pcm)
         return dataclasses.replace(mic_frame, pcm=out[:size])
+
+    def _coherence(self, t: float, mic: np.ndarray) -> float:
+        """Best normalized correlation of the captured frame with the played signal around its time
+        (1.0: the microphone heard the loudspeaker and nothing else; a visitor's voice lowers it)."""
+        m = mic.astype(np.float64)
+        mm = float(m @ m)
+        if m.size == 0 or mm <= 0.0:
+            return 0.0
+        early, late = _COHERENCE_LAGS_S
+        start = t - late
+        ref = self._timeline.read(start, m.size + int((late - early) * SAMPLE_RATE)).astype(np.float64)
+        if not ref.any():
+            return 0.0
+        corr = np.correlate(ref, m, "valid")
+        energy = np.convolve(ref * ref, np.ones(m.size), "valid")
+        return float(np.max(np.abs(corr) / (np.sqrt(energy * mm) + 1e-9)))
 
     def near_end(self, probability: float) -> float:
         """The speech probability of the last frame, or 0 when the loudspeaker was playing and the
         canceller took most of the frame away (what the VAD heard was the avatar's residual echo)."""
-        if self._apm is None or not self.reference_active or self.kept_db > self.doubletalk_db:
+        if self._apm is None or not self.reference_active or \
+                (self.kept_db > self.doubletalk_db and not self.echo_dominated):
             return probability
         return 0.0
 
@@ -125,7 +162,7 @@ class EchoCanceller:
                 high_pass_filter=bool(_setting(cfg_echo, "high_pass", True)),
                 auto_gain_control=bool(_setting(cfg_echo, "auto_gain", False)),
             )
-            apm.set_stream_delay_ms(int(round(self.delay_ms)))
+            apm.set_stream_delay_ms(int(round(self.delay_ms + self.reference_lead_ms)))
         except Exception as exc:  # a missing or broken native library must not stop the kiosk
             self._tell("echo_canceller_missing",
                        f"echo cancellation is off ({type(exc).__name__}: {exc}); the avatar may hear itself. "
@@ -158,11 +195,12 @@ class EchoCanceller:
                 self._apply_delay(est)
 
     def _apply_delay(self, est: DelayEstimate) -> None:
+        # est is measured against the reference as it is read now (already self._lead_s early)
         if est.delay_ms >= 0:
             self.delay_ms = est.delay_ms
             self._apm.set_stream_delay_ms(int(round(est.delay_ms)))
-        else:  # the echo arrives before its time stamp says: read the reference ahead (plus a margin)
-            self._lead_s = (-est.delay_ms + 10.0) / 1000.0
+        else:  # the echo arrives before its time stamp says: read the reference further ahead (plus a margin)
+            self._lead_s += (-est.delay_ms + 10.0) / 1000.0
             self.delay_ms = 10.0
             self._apm.set_stream_delay_ms(10)
         log.info("echo delay measured: %.1f ms (confidence %.1f)", est.delay_ms, est.confidence)
