@@ -38,7 +38,8 @@ def _energy_db(pcm: np.ndarray) -> float:
 
 
 class EchoCanceller:
-    def __init__(self, cfg_echo: Any, notify: Callable[[Notice], None] | None = None) -> None:
+    def __init__(self, cfg_echo: Any, notify: Callable[[Notice], None] | None = None,
+                 reference_lead_ms: float = 0.0) -> None:
         self.enabled = bool(cfg_echo.enabled)
         self.delay_ms = float(cfg_echo.delay_ms)
         self.notices: list[Notice] = []
@@ -50,8 +51,10 @@ class EchoCanceller:
         # read the reference this much later than the capture time: the canceller only removes an echo
         # whose played signal it was given first, and a real audio stack's time stamps jitter by
         # several ms (PulseAudio: the echo came 0-10 ms *before* its time stamp), so the reference is
-        # fed this margin early and the stream delay told accordingly
-        self.reference_lead_ms = float(_setting(cfg_echo, "reference_lead_ms", 0.0))
+        # fed this margin early and the stream delay told accordingly. Only for a sink that hands
+        # its audio over ahead of time (a device's buffer: cfg.echo.reference_lead_ms); a WAV sink's
+        # blocks are exact and arrive just in time, so reading ahead would read silence.
+        self.reference_lead_ms = float(reference_lead_ms)
         self._lead_s = self.reference_lead_ms / 1000.0
         self._want_estimate = self.enabled and bool(_setting(cfg_echo, "estimate_delay", True))
         self._est_ref: list[np.ndarray] = []
@@ -63,7 +66,7 @@ class EchoCanceller:
         # most of its input energy while the loudspeaker plays holds a voice that is not the avatar's
         self.doubletalk_db = float(_setting(cfg_echo, "doubletalk_db", -10.0))
         self.kept_db = 0.0           # last frame: output energy over input energy
-        self.echo_dominated = False  # last frame: the canceller missed it, and it was the played sound itself
+        self.echo_dominated = False  # last frame: the avatar's own voice (residual echo, or echo the canceller missed)
         self.suppressed = 0          # frames suppressed that way
         self.reference_active = False  # last frame: the loudspeaker was playing, or its sound still rings in the room
         self._ref_quiet_chunks = _TAIL_CHUNKS  # 10 ms chunks since the loudspeaker last played
@@ -108,11 +111,13 @@ class EchoCanceller:
         self.reference_active = ref_active
         self.kept_db = _energy_db(out) - _energy_db(pcm)
         self.echo_dominated = False
-        if ref_active and self.kept_db > self.doubletalk_db > -100.0 and \
-                self._coherence(mic_frame.t, pcm[:size]) >= _ECHO_COHERENCE:
-            # the canceller let the frame through (not converged yet, or the echo path just moved), but
-            # the frame is the played signal itself: residual echo, not a visitor; suppress it so that
-            # neither the endpointer nor the barge-in rule hears the avatar's own voice
+        if ref_active and self.doubletalk_db > -100.0 and (
+                self.kept_db <= self.doubletalk_db or self._coherence(mic_frame.t, pcm[:size]) >= _ECHO_COHERENCE):
+            # while the loudspeaker plays, a frame the canceller took most of (what is left is its
+            # residual: through a real audio stack 40-55 dB, enough for a voice detector), or one it let
+            # through (not converged yet, or the echo path moved) although it is the played signal
+            # itself, is the avatar's own voice: suppressed, so that neither the endpointer nor the
+            # barge-in rule hears it. A visitor's voice keeps most of its frame's energy and passes.
             self.echo_dominated = True
             self.suppressed += 1
             out = (out.astype(np.float32) * _SUPPRESS).astype(np.int16)
