@@ -101,7 +101,10 @@ def packages(libs) -> list[str]:
 
 
 def install_command(libs) -> str:
-    return "sudo apt-get install " + " ".join(packages(libs)) if libs else ""
+    if not libs:
+        return ""
+    root = hasattr(os, "geteuid") and os.geteuid() == 0
+    return ("" if root else "sudo ") + "apt-get install " + " ".join(packages(libs))
 
 
 def display_problem(env=os.environ) -> str | None:
@@ -134,8 +137,9 @@ def _as_root_prefix() -> list[str] | None:
     return None
 
 
-def ensure(libs=KIOSK, install: bool = True, out=sys.stdout) -> int:
+def ensure(libs=KIOSK, install: bool = True, out=None) -> int:
     """Check (and with install, apt-get install) the kiosk's system libraries. 0 when all are there."""
+    out = out or sys.stdout
     absent = missing(libs)
     if not absent:
         return 0
