@@ -28,7 +28,7 @@ _MIN_CONFIDENCE = 6.0       # correlation peak over median below which the measu
 _REF_ACTIVE = 64            # int16 amplitude of the played signal above which the loudspeaker counts as playing
 _ECHO_COHERENCE = 0.75      # a frame this correlated with the played signal (best lag) is the loudspeaker's own sound
 _COHERENCE_LAGS_S = (-0.06, 0.25)  # where the played signal is searched: echo up to 60 ms early, 250 ms late
-_SUPPRESS = 0.01            # what is left of a frame the canceller missed (-40 dB)
+_SUPPRESS = 0.0             # what is left of a suppressed frame (voice detectors hear speech at -40 dB too)
 _TAIL_CHUNKS = 40           # a reverberant room rings on for a while after the loudspeaker stops (RT60 ~0.5-1 s)
 
 
