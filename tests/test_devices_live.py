@@ -30,8 +30,11 @@ ROOT = Path(__file__).resolve().parents[1]
 QUESTIONS = {
     "clean": ROOT / "assets/samples/venue/en/where_are_the_toilets.wav",
     "echo": ROOT / "assets/samples/venue/en/is_there_a_cafe_in_the_museum.wav",
+    "long_reply": ROOT / "assets/samples/venue/en/what_is_the_current_exhibition.wav",
+    "interruption": ROOT / "assets/samples/venue/en/where_are_the_toilets.wav",
 }
 TURN_TIMEOUT_S = 25.0
+INTERRUPT_AFTER_S = 1.0  # into the second reply
 
 
 @pytest.fixture(scope="session")
@@ -229,3 +232,38 @@ def test_the_loudspeaker_looped_into_the_microphone_makes_no_phantom_turn_and_ne
     assert live.loop.pauses == 0 and live.loop.barge_ins == [], names
     assert [s.reason for s in live.of(ev.PlaybackStopped)] == ["done"], names
     _assert_reply_heard(heard, recorder, t_question_end, QUESTIONS["echo"])
+
+
+def test_a_visitor_talking_over_the_reply_still_stops_it_through_the_echo_path(pulse, kiosk, tmp_path):
+    """The echo suppression must not make the kiosk deaf: a question played over the second reply (into
+    the same loudspeaker sink the microphone hears, as loud as the reply) stops it and is answered.
+    (Over the first second of the very first reply, before the canceller has converged, such a
+    question is heard only where the reply is quiet: the canceller's suppressor takes the double-talk
+    onset, and those frames count as the avatar's own echo.)"""
+    live = Live(pulse, kiosk, "mic_echo")
+    ev = live.ev
+    try:
+        _question(pulse, live, QUESTIONS["echo"], "spk")  # a first turn: the canceller has heard a reply
+        live.wait_turn_heard(1)
+        _question(pulse, live, QUESTIONS["long_reply"], "spk")
+        deadline = time.monotonic() + TURN_TIMEOUT_S
+        while len(live.of(ev.PlaybackStarted)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert len(live.of(ev.PlaybackStarted)) == 2, [type(e).__name__ for _, e in live.events]
+        time.sleep(INTERRUPT_AFTER_S)
+        t_interrupt = time.monotonic()
+        assert pulse.play(QUESTIONS["interruption"], "spk").wait(30) == 0
+        live.wait_turn_heard(3)
+    finally:
+        live.close()
+    names = [(round(t - t_interrupt, 2), type(e).__name__, getattr(e, "reason", getattr(e, "text", "")))
+             for t, e in live.events if not isinstance(e, ev.Viseme)]
+    print("events (s after the interruption started):", *names, sep="\n  ")
+    print("capture:", live.save(tmp_path / "barge-in-capture.npz"), "t_interrupt", t_interrupt)
+    print("pauses", live.loop.pauses, "barge-ins", live.loop.barge_ins, "suppressed frames",
+          live.loop.echo_canceller.suppressed)
+    stops = live.of(ev.PlaybackStopped)
+    assert [s.reason for s in stops][:2] == ["done", "barge_in"], names
+    metrics = live.of(ev.TurnMetrics)
+    assert len(metrics) == 3 and "toilet" in metrics[2].transcript.lower(), names
+    assert len(live.of(ev.SpeechStart)) == 3, names  # the three questions, nothing of the avatar's voice
