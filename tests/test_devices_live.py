@@ -267,3 +267,77 @@ def test_a_visitor_talking_over_the_reply_still_stops_it_through_the_echo_path(p
     metrics = live.of(ev.TurnMetrics)
     assert len(metrics) == 3 and "toilet" in metrics[2].transcript.lower(), names
     assert len(live.of(ev.SpeechStart)) == 3, names  # the three questions, nothing of the avatar's voice
+
+
+# --- a real window on an X server (Xvfb), started by the test run ----------------------------------
+WINDOW_SCRIPT = """
+import sys
+from avatar.ui import demo_script
+
+class Fast(demo_script.DemoLoop):
+    def __init__(self, *a, **kw):
+        kw.update(start_delay_s=0.0, speed=200.0)
+        super().__init__(*a, **kw)
+
+demo_script.DemoLoop = Fast
+from avatar import cli
+sys.exit(cli.main(sys.argv[1:]))
+"""
+
+
+@pytest.fixture(scope="session")
+def xserver():
+    """Xvfb on a free display number (installed with apt-get when missing, as root on Debian)."""
+    import shutil
+    import subprocess
+
+    import virtual_audio as va
+
+    try:
+        va.ensure_packages(("xvfb", "xauth"))
+    except va.Unavailable as exc:
+        pytest.skip(f"no X server for a real window: {exc}")
+    if shutil.which("Xvfb") is None:
+        pytest.skip("no Xvfb binary although the package is installed")
+    for number in range(90, 110):
+        if not Path(f"/tmp/.X11-unix/X{number}").exists() and not Path(f"/tmp/.X{number}-lock").exists():
+            break
+    proc = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 10
+    while not Path(f"/tmp/.X11-unix/X{number}").exists():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            pytest.skip(f"Xvfb :{number} did not start: {proc.stderr.read().decode(errors='replace')[-300:]}")
+        time.sleep(0.05)
+    yield f":{number}"
+    proc.terminate()
+    try:
+        proc.wait(5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def test_the_kiosk_window_opens_on_a_real_x_display(xserver, tmp_path):
+    """Qt's xcb platform (not offscreen) on Xvfb: the libraries `make run` installs are all there, the
+    window opens, draws the demo turns and quits after its screenshot."""
+    import subprocess
+    import sys
+
+    from avatar import sysdeps
+
+    env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "WAYLAND_DISPLAY")}
+    env.update(DISPLAY=xserver, PYTHONPATH=str(ROOT))
+    assert sysdeps.display_problem(env) is None, sysdeps.display_problem(env)
+    png = tmp_path / "window.png"
+    result = subprocess.run([sys.executable, "-c", WINDOW_SCRIPT, "--set", f"general.trace_dir={tmp_path}",
+                             "run", "--demo", "--windowed", "--screenshot", str(png)],
+                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    from PySide6.QtGui import QImage
+
+    image = QImage(str(png))
+    assert image.width() >= 400 and image.height() >= 300
+    colours = {image.pixel(x, y) for x in range(0, image.width(), 37) for y in range(0, image.height(), 29)}
+    assert len(colours) > 10  # something was drawn, not a blank window
