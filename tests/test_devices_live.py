@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytestmark = [pytest.mark.devices, pytest.mark.timeout(240)]
+pytestmark = [pytest.mark.devices, pytest.mark.timeout(600)]  # a first run may install packages
 
 ROOT = Path(__file__).resolve().parents[1]
 QUESTIONS = {
