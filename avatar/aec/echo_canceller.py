@@ -114,7 +114,6 @@ class EchoCanceller:
             out[k:k + CHUNK] = self._process_chunk(ref, pcm[k:k + CHUNK])
             if self._want_estimate:
                 self._collect(ref, pcm[k:k + CHUNK])
-        self.process_s += now() - start
         self.frames += pcm.size // CHUNK
         self.reference_active = ref_active
         self.kept_db = _energy_db(out) - _energy_db(pcm)
@@ -148,6 +147,7 @@ class EchoCanceller:
                 self.suppressed += 1
                 out = (out.astype(np.float32) * _SUPPRESS).astype(np.int16)
                 self.kept_db = _energy_db(out) - _energy_db(pcm)
+        self.process_s += now() - start
         return dataclasses.replace(mic_frame, pcm=out[:size])
 
     def _match(self, t: float, mic: np.ndarray) -> tuple[float, int, np.ndarray]:
