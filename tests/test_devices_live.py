@@ -11,8 +11,12 @@ sounddevice callbacks through PortAudio's ALSA `pulse` device), headless.
   microphone; the reply must be transcribed, answered and heard on `spk`'s monitor (parec).
 - echo: the microphone is `spk`'s monitor itself, so the avatar hears its own reply at full level
   with the audio stack's real latency (the hardest echo path); the question is played into `spk`.
-  No phantom turn may start from the reply, and the reply must never pause or stop by itself.
+  No phantom turn may start from the reply, and the reply must never pause or stop by itself; yet a
+  question played over the second reply (as loud as it) still stops it and is answered.
+- window: Xvfb (installed and started by the test run) and the kiosk window through Qt's xcb platform.
 
+Each device test prints the loop's events and the canceller's counters; a frame-by-frame capture of
+what the canceller got and gave is saved next to the test's tmp_path (`*-capture.npz`).
 Run alone: `pytest -m devices`; left out: `pytest -m "not devices"`.
 """
 from __future__ import annotations
@@ -37,7 +41,7 @@ TURN_TIMEOUT_S = 25.0
 INTERRUPT_AFTER_S = 1.0  # into the second reply
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def pulse():
     import virtual_audio as va
 
@@ -285,7 +289,7 @@ sys.exit(cli.main(sys.argv[1:]))
 """
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def xserver():
     """Xvfb on a free display number (installed with apt-get when missing, as root on Debian)."""
     import shutil
