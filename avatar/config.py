@@ -34,6 +34,7 @@ _CHOICES: dict[str, tuple] = {
 _RANGES: dict[str, tuple[float, float]] = {
     "vad.webrtc_mode": (0, 3),
     "echo.doubletalk_db": (-100.0, 0.0),
+    "echo.reference_lead_ms": (0.0, 500.0),
     "vad.silero_threshold": (0.0, 1.0),
     "pipeline.barge_in_onset_prob": (0.0, 1.0),
     "llm.threshold": (0.0, 1.0),

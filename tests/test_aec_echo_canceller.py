@@ -148,3 +148,45 @@ def test_double_talk_keeps_a_visitors_onset_and_drops_the_residual_echo(cfg, rep
     assert len(echo_only) > 50 and len(double_talk) > 30
     assert np.mean([p == 0.0 for p in echo_only]) >= 0.85    # residual echo: no onset
     assert np.mean([p == 0.9 for p in double_talk]) >= 0.55  # the visitor: most frames heard at once
+
+
+def test_echo_heard_before_its_time_stamp_is_suppressed_not_taken_for_a_visitor(cfg, reply):
+    """Through a real audio stack (PulseAudio) the echo came 0-10 ms *before* its reference's time
+    stamp: the canceller cannot remove what it has not been given yet, and the first reply paused
+    itself and opened phantom turns. A frame the canceller lets through while it is the played sound
+    itself (coherent with it) is suppressed; the same frames with a visitor's voice over them pass."""
+    from avatar.vad.endpointer import Endpointer
+
+    start, early = int(0.5 * SR), int(0.008 * SR)
+    mic = np.zeros(start + reply.size + SR, np.float64)
+    mic[start - early:start - early + reply.size] += 0.9 * reply  # the echo, 8 ms ahead of its stamp
+    rng = np.random.default_rng(5)
+    mic += rng.normal(0.0, 3.0, mic.size)
+
+    def run(pcm, doubletalk_db):
+        aec = EchoCanceller(cfg.with_overrides({"echo.doubletalk_db": doubletalk_db,
+                                                "echo.estimate_delay": False}).echo)
+        endpointer, starts, heard = Endpointer(cfg.vad), [], []
+        n, ahead = SR // 50, SR // 10  # a device's buffer hands the played blocks over ~100 ms early
+        for k in range(0, pcm.size // n * n, n):
+            lo, hi = max(k + ahead - start, 0), max(k + ahead + n - start, 0)
+            if hi > lo and lo < reply.size:
+                aec.add_reference(reply[lo:min(hi, reply.size)], (start + lo) / SR)
+            frame = aec.process(AudioFrame(np.clip(pcm[k:k + n], -32768, 32767).astype(np.int16), k / SR, k / SR))
+            starts += [k / SR for e in endpointer.process(frame) if isinstance(e, ev.SpeechStart)]
+            if aec.reference_active and np.sqrt(np.mean(pcm[k:k + n] ** 2)) > 300:  # the loud part of the reply
+                heard.append(aec.near_end(1.0))
+        return starts, heard, aec
+
+    starts, heard, aec = run(mic, cfg.echo.doubletalk_db)
+    assert starts == [] and max(heard) == 0.0, starts  # no turn, no barge-in onset from its own voice
+    assert aec.suppressed > 0
+    assert run(mic, -100.0)[0], "without the gate the echo does open a turn (else this test shows nothing)"
+    # a visitor as loud as the echo, over the reply from 3 s on: heard, as before
+    visitor = sf.read(str(sorted(DATA.glob("visitor_*.wav"))[0]), dtype="int16")[0].astype(np.float64)
+    at = 3 * SR
+    both = mic.copy()
+    gain = np.sqrt(np.mean(reply.astype(np.float64) ** 2) / np.mean(visitor ** 2))
+    both[at:at + visitor.size] += 0.9 * gain * visitor
+    starts, heard, _ = run(both, cfg.echo.doubletalk_db)
+    assert any(3.0 <= t <= 3.0 + visitor.size / SR for t in starts), starts

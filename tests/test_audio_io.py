@@ -162,3 +162,38 @@ def test_missing_device_is_a_device_error(monkeypatch):
         MicrophoneSource()
     with pytest.raises(DeviceError, match="no loudspeaker"):
         SpeakerSink()
+
+
+def test_the_loudspeaker_stream_gets_the_configured_buffer_and_counts_underruns(monkeypatch):
+    """PortAudio's low-latency default (9 ms through PulseAudio) ran dry under load and lost half a
+    reply; the stream is opened with audio.output_buffer_ms, and underruns are counted."""
+    from avatar import config
+    from avatar.audio.sink import open_sink
+
+    opened = {}
+
+    class Stream:
+        def __init__(self, **kw):
+            opened.update(kw)
+
+        def start(self):
+            pass
+
+        def stop(self):
+            pass
+
+        def close(self):
+            pass
+
+    fake = types.SimpleNamespace(PortAudioError=RuntimeError, OutputStream=Stream,
+                                 query_devices=lambda device=None, kind=None: {"name": "fake"})
+    monkeypatch.setitem(sys.modules, "sounddevice", fake)
+    sink = open_sink(None, config.load(env={}))
+    assert opened["latency"] == pytest.approx(0.1) and opened["samplerate"] == SAMPLE_RATE
+    out = np.zeros((sink.block, 1), np.int16)
+    times = types.SimpleNamespace(outputBufferDacTime=0.0, currentTime=0.0)
+    sink._callback(out, sink.block, times, types.SimpleNamespace(output_underflow=True))
+    sink._callback(out, sink.block, times, types.SimpleNamespace(output_underflow=False))
+    assert sink.underruns == 1
+    open_sink(None, config.load(sets=["audio.output_buffer_ms=0"], env={}))
+    assert opened["latency"] is None  # 0: the device's own default

@@ -26,6 +26,14 @@ CHUNK = SAMPLE_RATE // 100  # the module works on exactly 10 ms
 _ESTIMATE_AFTER_S = 3.0     # seconds of played audio collected before the delay is measured
 _MIN_CONFIDENCE = 6.0       # correlation peak over median below which the measurement is ignored
 _REF_ACTIVE = 64            # int16 amplitude of the played signal above which the loudspeaker counts as playing
+_ECHO_COHERENCE = 0.75      # a captured frame this correlated with the played signal (best lag) is mostly its echo
+_ECHO_CERTAIN = 0.9         # ... and this correlated: the echo alone (its level is learned from such frames)
+_COHERENCE_LAGS_S = (-0.06, 0.25)  # where the played signal is searched: echo up to 60 ms early, 250 ms late
+_ERL_RATE = 0.05            # how fast the echo's level (microphone minus played, dB) is learned
+_LAG_SPREAD_S = 0.02        # the echo's delay varies this much (time stamps jitter)
+_DOUBLE_TALK_EXCESS_DB = 6.0  # a frame this much louder than the loudest echo possible holds another voice
+_AUDIBLE_DB = 30.0          # captured frames quieter than this (int16 energy, dB) are not checked: nothing to hear
+_SUPPRESS = 0.0             # what is left of a suppressed frame (voice detectors hear speech at -40 dB too)
 _TAIL_CHUNKS = 40           # a reverberant room rings on for a while after the loudspeaker stops (RT60 ~0.5-1 s)
 
 
@@ -35,7 +43,8 @@ def _energy_db(pcm: np.ndarray) -> float:
 
 
 class EchoCanceller:
-    def __init__(self, cfg_echo: Any, notify: Callable[[Notice], None] | None = None) -> None:
+    def __init__(self, cfg_echo: Any, notify: Callable[[Notice], None] | None = None,
+                 reference_lead_ms: float = 0.0) -> None:
         self.enabled = bool(cfg_echo.enabled)
         self.delay_ms = float(cfg_echo.delay_ms)
         self.notices: list[Notice] = []
@@ -44,7 +53,14 @@ class EchoCanceller:
         self.process_s = 0.0     # time spent in the module, on the one clock
         self._notify = notify
         self._timeline = ReferenceTimeline()
-        self._lead_s = 0.0       # read the reference this much later than the capture time (late timestamps)
+        # read the reference this much later than the capture time: the canceller only removes an echo
+        # whose played signal it was given first, and a real audio stack's time stamps jitter by
+        # several ms (PulseAudio: the echo came 0-10 ms *before* its time stamp), so the reference is
+        # fed this margin early and the stream delay told accordingly. Only for a sink that hands
+        # its audio over ahead of time (a device's buffer: cfg.echo.reference_lead_ms); a WAV sink's
+        # blocks are exact and arrive just in time, so reading ahead would read silence.
+        self.reference_lead_ms = float(reference_lead_ms)
+        self._lead_s = self.reference_lead_ms / 1000.0
         self._want_estimate = self.enabled and bool(_setting(cfg_echo, "estimate_delay", True))
         self._est_ref: list[np.ndarray] = []
         self._est_mic: list[np.ndarray] = []
@@ -55,6 +71,11 @@ class EchoCanceller:
         # most of its input energy while the loudspeaker plays holds a voice that is not the avatar's
         self.doubletalk_db = float(_setting(cfg_echo, "doubletalk_db", -10.0))
         self.kept_db = 0.0           # last frame: output energy over input energy
+        self.echo_dominated = False  # last frame: the avatar's own voice (residual echo, or echo the canceller missed)
+        self.suppressed = 0          # frames suppressed that way
+        self.double_talk = False     # last frame: louder than the played signal's echo can be (a visitor over the reply)
+        self._erl_db: float | None = None  # microphone level minus played level, learned on frames of echo alone
+        self._echo_lag: float | None = None  # where in the searched stretch the echo's played signal is (samples)
         self.reference_active = False  # last frame: the loudspeaker was playing, or its sound still rings in the room
         self._ref_quiet_chunks = _TAIL_CHUNKS  # 10 ms chunks since the loudspeaker last played
         if self.enabled:
@@ -93,16 +114,65 @@ class EchoCanceller:
             out[k:k + CHUNK] = self._process_chunk(ref, pcm[k:k + CHUNK])
             if self._want_estimate:
                 self._collect(ref, pcm[k:k + CHUNK])
-        self.process_s += now() - start
         self.frames += pcm.size // CHUNK
         self.reference_active = ref_active
         self.kept_db = _energy_db(out) - _energy_db(pcm)
+        self.echo_dominated = self.double_talk = False
+        mic_db = _energy_db(pcm[:size])
+        if ref_active and self.doubletalk_db > -100.0 and mic_db > _AUDIBLE_DB:
+            coherence, lag, ref_db = self._match(mic_frame.t, pcm[:size])
+            if coherence >= _ECHO_CERTAIN and ref_db[lag] > _AUDIBLE_DB:  # the echo alone: its level and delay
+                erl = mic_db - ref_db[lag]
+                self._erl_db = erl if self._erl_db is None else self._erl_db + _ERL_RATE * (erl - self._erl_db)
+                self._echo_lag = lag if self._echo_lag is None else self._echo_lag + _ERL_RATE * (lag - self._echo_lag)
+            echo_db = None
+            if self._erl_db is not None and self._echo_lag is not None:  # the loudest echo the played signal can make now
+                k, w = int(round(self._echo_lag)), int(_LAG_SPREAD_S * SAMPLE_RATE)
+                echo_db = float(ref_db[max(0, k - w):k + w + 1].max(initial=0.0)) + self._erl_db
+            if echo_db is not None and coherence < _ECHO_CERTAIN and mic_db > echo_db + _DOUBLE_TALK_EXCESS_DB:
+                # more sound than the loudest echo the played signal can make: a visitor talking over
+                # the reply. The canceller's suppressor often takes such an onset away (> 10 dB) before
+                # it has noticed the double talk; the endpointer then hears the microphone as it was
+                self.double_talk = True
+                if self.kept_db <= self.doubletalk_db:
+                    out = pcm.copy()
+                    self.kept_db = 0.0
+            elif _own_voice(coherence, self.kept_db, self.doubletalk_db):
+                # while the loudspeaker plays, a frame that is the played signal (almost) alone, one the
+                # canceller let through although it is mostly the played signal (not converged yet, or
+                # the echo path moved), or one it took most of (its residual: through a real audio
+                # stack 40-55 dB, enough for a voice detector) is the avatar's own voice: silenced, so
+                # that neither the endpointer nor the barge-in rule hears it
+                self.echo_dominated = True
+                self.suppressed += 1
+                out = (out.astype(np.float32) * _SUPPRESS).astype(np.int16)
+                self.kept_db = _energy_db(out) - _energy_db(pcm)
+        self.process_s += now() - start
         return dataclasses.replace(mic_frame, pcm=out[:size])
+
+    def _match(self, t: float, mic: np.ndarray) -> tuple[float, int, np.ndarray]:
+        """How much a captured frame is the played signal: the best normalized correlation with it
+        around the frame's time (1.0: the loudspeaker and nothing else; a visitor's voice lowers it),
+        at which lag (samples into the searched stretch), and the played energy (dB) at every lag."""
+        m = mic.astype(np.float64)
+        mm = float(m @ m)
+        if m.size == 0 or mm <= 0.0:
+            return 0.0, 0, np.zeros(1)
+        early, late = _COHERENCE_LAGS_S
+        ref = self._timeline.read(t - late, m.size + int((late - early) * SAMPLE_RATE)).astype(np.float64)
+        if not ref.any():
+            return 0.0, 0, np.zeros(1)
+        corr = np.correlate(ref, m, "valid")
+        energy = np.convolve(ref * ref, np.ones(m.size), "valid")
+        score = np.abs(corr) / (np.sqrt(energy * mm) + 1e-9)
+        best = int(np.argmax(score))
+        return float(score[best]), best, 10.0 * np.log10(energy / m.size + 1.0)
 
     def near_end(self, probability: float) -> float:
         """The speech probability of the last frame, or 0 when the loudspeaker was playing and the
         canceller took most of the frame away (what the VAD heard was the avatar's residual echo)."""
-        if self._apm is None or not self.reference_active or self.kept_db > self.doubletalk_db:
+        if self._apm is None or not self.reference_active or self.double_talk or \
+                (self.kept_db > self.doubletalk_db and not self.echo_dominated):
             return probability
         return 0.0
 
@@ -125,7 +195,7 @@ class EchoCanceller:
                 high_pass_filter=bool(_setting(cfg_echo, "high_pass", True)),
                 auto_gain_control=bool(_setting(cfg_echo, "auto_gain", False)),
             )
-            apm.set_stream_delay_ms(int(round(self.delay_ms)))
+            apm.set_stream_delay_ms(int(round(self.delay_ms + self.reference_lead_ms)))
         except Exception as exc:  # a missing or broken native library must not stop the kiosk
             self._tell("echo_canceller_missing",
                        f"echo cancellation is off ({type(exc).__name__}: {exc}); the avatar may hear itself. "
@@ -158,11 +228,12 @@ class EchoCanceller:
                 self._apply_delay(est)
 
     def _apply_delay(self, est: DelayEstimate) -> None:
+        # est is measured against the reference as it is read now (already self._lead_s early)
         if est.delay_ms >= 0:
             self.delay_ms = est.delay_ms
             self._apm.set_stream_delay_ms(int(round(est.delay_ms)))
-        else:  # the echo arrives before its time stamp says: read the reference ahead (plus a margin)
-            self._lead_s = (-est.delay_ms + 10.0) / 1000.0
+        else:  # the echo arrives before its time stamp says: read the reference further ahead (plus a margin)
+            self._lead_s += (-est.delay_ms + 10.0) / 1000.0
             self.delay_ms = 10.0
             self._apm.set_stream_delay_ms(10)
         log.info("echo delay measured: %.1f ms (confidence %.1f)", est.delay_ms, est.confidence)
@@ -173,6 +244,11 @@ class EchoCanceller:
         log.warning(message)
         if self._notify is not None:
             self._notify(notice)
+
+
+def _own_voice(coherence: float, kept_db: float, doubletalk_db: float) -> bool:
+    """While the loudspeaker plays (and no louder voice is there): is the captured frame the avatar's own?"""
+    return kept_db <= doubletalk_db or coherence >= _ECHO_COHERENCE
 
 
 def _setting(section: Any, key: str, default: Any) -> Any:

@@ -50,10 +50,13 @@ class MicrophoneSource:
         self.frame = SAMPLE_RATE * frame_ms // 1000
         self._frames: queue.Queue[AudioFrame | None] = queue.Queue(maxsize=500)
         self._captured = 0
+        self.overflows = 0  # callbacks that reported lost input (the consumer or the system fell behind)
         self._closed = threading.Event()
         self._stream = None
 
     def _callback(self, indata, n, time_info, status) -> None:
+        if status.input_overflow:
+            self.overflows += 1
         # inputBufferAdcTime: when the first sample hit the converter, on PortAudio's clock
         lag = max(0.0, time_info.currentTime - time_info.inputBufferAdcTime) if time_info.inputBufferAdcTime else n / SAMPLE_RATE
         frame = AudioFrame(indata[:, 0].copy(), now() - lag, self._captured / SAMPLE_RATE)
@@ -89,21 +92,28 @@ class MicrophoneSource:
 
 
 class SpeakerSink(QueuedSink):
-    def __init__(self, device: str | int | None = None, output_latency_ms: float = 20.0, block_ms: int = 10):
+    def __init__(self, device: str | int | None = None, output_latency_ms: float = 20.0, block_ms: int = 10,
+                 buffer_ms: float | None = None):
+        """buffer_ms: PortAudio's buffer for the stream (None: the device's low-latency default, which
+        runs dry under load through PulseAudio); the callback's time stamps include it either way."""
         sd = import_sounddevice()
         dev = _device(device)
         _check_device(sd, dev, "output")
         self.latency = output_latency_ms / 1000.0
         self.block = SAMPLE_RATE * block_ms // 1000
         self._queue = PlaybackQueue()
+        self.underruns = 0  # callbacks that reported the device ran dry before (a gap in what was heard)
         try:
             self._stream = sd.OutputStream(samplerate=SAMPLE_RATE, channels=1, dtype="int16", blocksize=self.block,
-                                           device=dev, callback=self._callback)
+                                           device=dev, callback=self._callback,
+                                           latency=None if buffer_ms is None else buffer_ms / 1000.0)
             self._stream.start()
         except sd.PortAudioError as exc:
             raise DeviceError(f"cannot open the loudspeaker: {exc}", hint=_NO_DEVICE_HINT) from None
 
     def _callback(self, outdata, n, time_info, status) -> None:
+        if status.output_underflow:
+            self.underruns += 1
         ahead = time_info.outputBufferDacTime - time_info.currentTime if time_info.outputBufferDacTime else 0.0
         block, _ = self._queue.take(n, now() + max(0.0, ahead) + self.latency)
         outdata[:, 0] = block

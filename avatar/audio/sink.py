@@ -15,7 +15,8 @@ def open_sink(path: str | os.PathLike | None, cfg) -> AudioSink:
         return WavFileSink(path, output_latency_ms=cfg.audio.output_latency_ms)
     from avatar.audio.devices import SpeakerSink
 
-    return SpeakerSink(cfg.audio.output_device, output_latency_ms=cfg.audio.output_latency_ms)
+    return SpeakerSink(cfg.audio.output_device, output_latency_ms=cfg.audio.output_latency_ms,
+                       buffer_ms=cfg.audio.output_buffer_ms or None)
 
 
 def __getattr__(name: str):

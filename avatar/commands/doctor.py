@@ -53,7 +53,15 @@ def _safe(fn, cfg) -> Check:
 
 
 def _display(cfg) -> Check:
+    from avatar import sysdeps
+
     platform = os.environ.get("QT_QPA_PLATFORM", "")
+    absent = sysdeps.missing(sysdeps.QT_XCB + sysdeps.QT_GUI)
+    if absent:  # on an X display Qt's xcb plugin would abort the app at start
+        names = ", ".join(lib.soname for lib in absent)
+        status = "missing" if os.environ.get("DISPLAY") and platform.split(":")[0] in ("", "xcb") else "fallback"
+        return Check("display", status, f"Qt's xcb platform libraries not found: {names} (no window on an X "
+                     "display; offscreen and --headless work)", sysdeps.install_command(absent))
     if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or platform:
         where = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or f"QT_QPA_PLATFORM={platform}"
         return Check("display", "ok", where)
@@ -64,11 +72,17 @@ def _display(cfg) -> Check:
 def _audio(cfg) -> Check:
     from avatar.errors import AvatarError
 
+    from avatar import sysdeps
+
+    hint = "files work meanwhile: avatar run --input WAV --output WAV"
+    if sysdeps.missing(sysdeps.PORTAUDIO):
+        return Check("audio devices", "missing", "PortAudio library not found (libportaudio.so.2)",
+                     f"{sysdeps.install_command(sysdeps.PORTAUDIO)}; {hint}")
     try:
         import sounddevice as sd  # noqa: F401  (needs the PortAudio library)
     except OSError:
         return Check("audio devices", "missing", "PortAudio library not found",
-                     "apt-get install libportaudio2; files work meanwhile: avatar run --input WAV --output WAV")
+                     f"{sysdeps.install_command(sysdeps.PORTAUDIO)}; {hint}")
     try:
         import sounddevice as sd
         devices = sd.query_devices()

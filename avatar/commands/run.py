@@ -88,7 +88,18 @@ def run(args, cfg) -> int:
         if problem:
             args.output = str(Path(tempfile.mkdtemp(prefix="avatar-run-")) / "replies.wav")
             print(f"avatar: {problem}: the replies go to {args.output}", flush=True)
+    problem = window_libraries_problem()
+    if problem:  # Qt would abort the process (SIGABRT) with its own message and no advice
+        raise DeviceError(problem, hint="`make run` installs them when it may (root or sudo), "
+                                        "`avatar doctor` lists what is missing")
     return run_window(cfg, args, debug)
+
+
+def window_libraries_problem(env=os.environ) -> str | None:
+    """Why Qt's xcb platform plugin cannot load on this X display (missing libraries), or None."""
+    from avatar import sysdeps
+
+    return sysdeps.display_problem(env)
 
 
 # --- with a window ------------------------------------------------------------------------------

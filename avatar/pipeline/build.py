@@ -128,14 +128,16 @@ def build_voice_loop(cfg, inputs: Sequence[str | Path] | None = None, output: st
     if not output:  # a hung loudspeaker stream is replaced by a new one (a file sink is never replaced)
         renew["sink"] = lambda: open_sink(None, cfg)
     loop = VoiceLoop(cfg, source, sink, stages.answerer, stages.asr, stages.tts, tracer,
-                     fallback_answerer=stages.fallback, echo_canceller=_echo_canceller(cfg),
+                     fallback_answerer=stages.fallback, echo_canceller=_echo_canceller(cfg, device=not output),
                      renew=renew, on_renewed=stages.renewed, **extras)
     if isinstance(source, PlaylistSource):
         source.busy = loop.busy
     return loop
 
 
-def _echo_canceller(cfg):
+def _echo_canceller(cfg, device: bool = False):
+    """device: the reply goes to the loudspeaker, whose buffer hands the played signal over ahead of
+    time, so the canceller can be fed it early (echo.reference_lead_ms: time stamps jitter)."""
     if not cfg.echo.enabled:
         return None
     try:
@@ -143,7 +145,7 @@ def _echo_canceller(cfg):
     except ImportError:
         return None
     try:
-        return EchoCanceller(cfg.echo)
+        return EchoCanceller(cfg.echo, reference_lead_ms=float(cfg.echo.reference_lead_ms) if device else 0.0)
     except Exception:  # no canceller is better than no kiosk; doctor reports it
         log.warning("echo canceller unavailable", exc_info=True)
         return None
