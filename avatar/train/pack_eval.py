@@ -167,6 +167,7 @@ def summarise(rows: list[Row]) -> dict[str, Any]:
     clause = [r for r in right if r.kind == "clause" and r.fact_chars]
     return {
         "n": len(rows), "answerable": len(ans), "unanswerable": len(una),
+        "handled": share([r.outcome in ("right", "declined") for r in rows]),  # answered right or rightly declined
         "right": share([r.outcome == "right" for r in ans]),
         "wrongly_declined": share([r.outcome == "wrongly_declined" for r in ans]),
         "wrong_fact": share([r.outcome == "wrong_fact" for r in ans]),
@@ -220,11 +221,12 @@ def run_packs(root: Path, cfg, lm=None) -> dict[str, Any]:
 def format_report(rep: dict[str, Any]) -> str:
     """A side-by-side table: one line per pack/language, diffusion | retrieval-only."""
     names = list(rep)
-    cols = ("right", "wrongly_declined", "wrong_fact", "declined_unanswerable", "unsupported", "own_share_of_right")
-    short = {"right": "right", "wrongly_declined": "wr.decl", "wrong_fact": "wrong", "declined_unanswerable": "unans.decl",
+    cols = ("handled", "right", "wrongly_declined", "wrong_fact", "declined_unanswerable", "unsupported",
+            "own_share_of_right")
+    short = {"handled": "handled", "right": "right", "wrongly_declined": "wr.decl", "wrong_fact": "wrong", "declined_unanswerable": "unans.decl",
              "unsupported": "unsup", "own_share_of_right": "own"}
     head = f"{'pack/lang':<26}{'n':>4} " + " | ".join(" ".join(f"{short[c]:>10}" for c in cols) for _ in names)
-    lines = [f"{'':<31}" + " | ".join(f"{n:^65}" for n in names), head]
+    lines = [f"{'':<31}" + " | ".join(f"{n:^76}" for n in names), head]
     fmt = lambda v: "-" if v is None else (f"{v * 100:.0f}%" if isinstance(v, float) else str(v))
     for key in rep[names[0]]:
         s0 = rep[names[0]][key]
