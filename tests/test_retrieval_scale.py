@@ -87,3 +87,15 @@ def test_a_new_day_rebuilds_without_stemming_the_pack_again(big, monkeypatch):
     assert facts[0].id == "hours-today" and "Mittwoch" in facts[0].text
     assert facts[0].text in stemmed  # today's hours are new text ...
     assert not pack_texts & set(stemmed)  # ... the 5,000 facts' terms are kept from the first build
+
+
+def test_a_renewed_retriever_does_not_stem_the_pack_again(big, monkeypatch):
+    r, made = big
+    pack_texts = {e.de for e in r.pack.entries}
+    stemmed = []
+    analyze = retrieval.analyze
+    monkeypatch.setattr(retrieval, "analyze", lambda text, lang: stemmed.append(text) or analyze(text, lang))
+    fresh = Retriever(r.pack)  # what the watchdog's renewed answerer builds
+    fact = made["gen-00000"]
+    assert fresh.retrieve(f"wo ist die sammlung {fact.name.lower()}", "de", 3, today=TUESDAY)[0].id == fact.id
+    assert not pack_texts & set(stemmed)

@@ -104,7 +104,6 @@ class _Index:
     trigrams: dict[str, frozenset[str]]
     day: date | None
     venue_terms: frozenset[str] = frozenset()
-    matches: dict[str, list[tuple[str, float]]] = field(default_factory=dict)  # question term -> pack terms
     order: dict[str, int] = field(default_factory=dict)  # term -> its place in postings (ties keep pack order)
     sorted_terms: list[str] = field(default_factory=list)  # for "pack words that start with" a question word
     sorted_reversed: list[str] = field(default_factory=list)  # the same, spelt backwards: "that end with"
@@ -134,9 +133,6 @@ class Retriever:
         self.pack = pack
         self.k1, self.b = k1, b
         self._indexes: dict[str, _Index] = {}
-        # Each text's search terms, per language, from the last build: when the day changes only
-        # the rendered hours are analyzed again (stemming thousands of facts takes a second).
-        self._analyzed: dict[str, dict[str, list[str]]] = {}
 
     def retrieve(self, question: str, lang: str, k: int = 3, today: date | None = None, context: str = "") -> list[Fact]:
         return self.match(question, lang, k, today, context).facts
@@ -223,17 +219,10 @@ class Retriever:
 
     def _build(self, lang: str, day: date) -> _Index:
         facts = self.pack.facts(lang, day)
-        before, cache = self._analyzed.get(lang, {}), {}
-
-        def terms(text: str) -> list[str]:
-            if text not in cache:
-                cache[text] = before[text] if text in before else analyze(text, lang)
-            return cache[text]
-
-        texts = [terms(f.text) for f in facts]
+        texts = [_pack_terms(f.text, lang) for f in facts]
         own = {e.id: e.keywords for e in self.pack.entries}  # one lookup per fact, not a scan of the pack
-        keywords = [terms(" ".join(own[f.id] if f.id in own else self.pack.keywords(f.id, lang))) for f in facts]
-        self._analyzed[lang] = cache
+        keywords = [_pack_terms(" ".join(own[f.id] if f.id in own else self.pack.keywords(f.id, lang)), lang)
+                    for f in facts]
         vocab = {t for doc in texts + keywords for t in doc}
         postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
         lengths = []
@@ -255,6 +244,23 @@ class Retriever:
                       frozenset(analyze(venue_words, lang)))
 
 
+# Each pack text's search terms, shared by every Retriever: a new day (today's hours), a renewed
+# answerer or a reloaded pack analyzes only texts it has not seen (stemming 5,000 facts takes a
+# second). Pack texts only, never a question; emptied when it grows past its bound.
+_PACK_TERMS: dict[tuple[str, str], list[str]] = {}
+_MAX_PACK_TERMS = 100_000
+
+
+def _pack_terms(text: str, lang: str) -> list[str]:
+    key = (lang, text)
+    terms = _PACK_TERMS.get(key)
+    if terms is None:
+        if len(_PACK_TERMS) >= _MAX_PACK_TERMS:
+            _PACK_TERMS.clear()
+        terms = _PACK_TERMS[key] = analyze(text, lang)
+    return terms
+
+
 def _compound_parts(term: str, vocab: set[str]) -> list[str]:
     """Pack words (4+ letters, at least 3 shorter) that `term` starts or ends with: its own prefixes
     and suffixes looked up, not the vocabulary scanned."""
@@ -264,18 +270,12 @@ def _compound_parts(term: str, vocab: set[str]) -> list[str]:
     return sorted(found)
 
 
-_MAX_CACHED_MATCHES = 20_000  # question words remembered per index (kiosks run for weeks)
-
-
 def _vocabulary_matches(term: str, index: _Index) -> list[tuple[str, float]]:
+    # Not cached: the lookups cost well under a millisecond, and a cache would keep the visitor's
+    # words (a name, a phone number's digits) after the visit.
     if term in index.postings:
         return [(term, 1.0)]
-    found = index.matches.get(term)
-    if found is None:
-        if len(index.matches) >= _MAX_CACHED_MATCHES:
-            index.matches.clear()
-        found = index.matches[term] = _inexact_matches(term, index)
-    return found
+    return _inexact_matches(term, index)
 
 
 def _extensions(term: str, ordered: list[str]) -> list[str]:
