@@ -220,9 +220,7 @@ class Retriever:
     def _build(self, lang: str, day: date) -> _Index:
         facts = self.pack.facts(lang, day)
         texts = [_pack_terms(f.text, lang) for f in facts]
-        own = {e.id: e.keywords for e in self.pack.entries}  # one lookup per fact, not a scan of the pack
-        keywords = [_pack_terms(" ".join(own[f.id] if f.id in own else self.pack.keywords(f.id, lang)), lang)
-                    for f in facts]
+        keywords = [_pack_terms(" ".join(self.pack.keywords(f.id, lang)), lang) for f in facts]
         vocab = {t for doc in texts + keywords for t in doc}
         postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
         lengths = []
