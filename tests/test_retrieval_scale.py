@@ -99,3 +99,10 @@ def test_a_renewed_retriever_does_not_stem_the_pack_again(big, monkeypatch):
     fact = made["gen-00000"]
     assert fresh.retrieve(f"wo ist die sammlung {fact.name.lower()}", "de", 3, today=TUESDAY)[0].id == fact.id
     assert not pack_texts & set(stemmed)
+
+
+def test_prepare_builds_the_index_at_load(big):
+    r, _ = big
+    fresh = Retriever(r.pack)
+    fresh.prepare(("de", "en"), today=TUESDAY)
+    assert set(fresh._indexes) == {"de", "en"} and all(len(i.facts) == N + 2 for i in fresh._indexes.values())

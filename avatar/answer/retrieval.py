@@ -134,6 +134,11 @@ class Retriever:
         self.k1, self.b = k1, b
         self._indexes: dict[str, _Index] = {}
 
+    def prepare(self, languages=("de", "en"), today: date | None = None) -> None:
+        """Build the index of each language now (at load), not on the first question."""
+        for lang in languages:
+            self._index(lang, today or datetime.now().date())
+
     def retrieve(self, question: str, lang: str, k: int = 3, today: date | None = None, context: str = "") -> list[Fact]:
         return self.match(question, lang, k, today, context).facts
 
@@ -346,7 +351,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{len(pack.entries)} facts loaded in {(now() - t0) * 1000:.1f} ms")
     retriever = Retriever(pack)
     t0 = now()
-    retriever.retrieve("", args.lang)
+    retriever.prepare([args.lang])
     print(f"index built in {(now() - t0) * 1000:.1f} ms")
     for q in args.questions:
         t0 = now()

@@ -1,8 +1,8 @@
 """`avatar transcribe WAV... [--json] [--lang de|en]`: files through the recognizer the kiosk uses.
 
 The recognizer is made for one visitor's utterance (its trimmed window holds up to ~24 s). A longer
-file is split into pieces of at most `--piece-s` seconds, each cut at the quietest moment of its
-last half (a pause between sentences), and every piece is transcribed: the whole file is written
+file is split into pieces of at most `--piece-s` seconds, each cut in the last pause of its second
+half (a pause between sentences), and every piece is transcribed: the whole file is written
 out, piece by piece with its times, and a cut that found no pause is said, with where it fell.
 
 `--compare` also runs faster-whisper's plain transcribe() (30 s window) on each file, side by side
@@ -68,8 +68,8 @@ def run(args, cfg) -> int:
 
 def split_points(pcm: np.ndarray, piece_s: float = PIECE_S) -> list[tuple[int, int, bool]]:
     """(start, end, at_pause) sample ranges covering `pcm`, each at most `piece_s` long; every cut
-    but the last is at the quietest 300 ms of the piece's second half, `at_pause` False when even
-    that was loud (the cut may fall inside a word)."""
+    but the last is in the middle of the last pause (300 ms quiet) of the piece's second half, or at
+    its quietest 300 ms when it has none: `at_pause` False, the cut may fall inside a word."""
     limit = int(piece_s * SAMPLE_RATE)
     n_frames = len(pcm) // _FRAME
     frames = pcm[: n_frames * _FRAME].astype(np.float64).reshape(n_frames, _FRAME)
@@ -82,9 +82,11 @@ def split_points(pcm: np.ndarray, piece_s: float = PIECE_S) -> list[tuple[int, i
         lo, hi = (start + limit // 2) // _FRAME, (start + limit) // _FRAME - _QUIET_FRAMES
         smooth = np.convolve(rms[lo:hi + _QUIET_FRAMES], window, mode="valid") if hi > lo else np.zeros(0)
         if smooth.size:
-            best = int(np.argmin(smooth))
+            quiet = np.flatnonzero(smooth <= quiet_level)
+            # the last pause keeps pieces long (fewer calls); without one, the quietest moment
+            best = int(quiet[-1]) if quiet.size else int(np.argmin(smooth))
             cut = (lo + best + _QUIET_FRAMES // 2) * _FRAME
-            at_pause = bool(smooth[best] <= quiet_level)
+            at_pause = bool(quiet.size)
         else:
             cut, at_pause = start + limit, False
         cut = min(max(cut, start + _FRAME), start + limit)
