@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "train": ("avatar.commands.train", "train the embedded diffusion model"),
     "eval": ("avatar.commands.eval", "evaluate the answerer on held-out synthetic venues"),
     "report": ("avatar.commands.report", "turn a debug trace into per-stage percentiles and a plot"),
+    "admin": ("avatar.commands.admin", "set the kiosk's admin PIN (none is shipped), or say whether one is set"),
 }
 
 
@@ -72,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
 
 # Folders and files typed on the command line mean the current folder, as in any shell command;
 # paths in a settings file keep resolving against the project root (avatar.paths.resolve).
-_PATH_OPTIONS = ("config", "knowledge", "model", "init")
+_PATH_OPTIONS = ("config", "knowledge", "model", "init", "pin_file")
 
 
 def _absolute_paths(args: argparse.Namespace) -> None:

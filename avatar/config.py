@@ -65,6 +65,11 @@ _LIST_CHOICES: dict[str, tuple[str, ...]] = {
     "checks.moods": ("neutral", "happy", "sorry", "info"),
     "checks.always": ("grounding", "relevance", "source", "self_consistency", "schema"),
 }
+# Settings that are gone, with what replaces them.
+_RETIRED = {
+    "kiosk.admin_pin": "the admin PIN is no longer kept as plain text (and none is shipped): run "
+                       "`avatar admin set-pin`, or put the hash `avatar admin set-pin --print` gives in kiosk.admin_pin_hash",
+}
 # The whole pipeline runs on 16 kHz mono (docs/INTERFACES.md); other rates are converted at the edges.
 _FIXED = {"audio.sample_rate": 16000}
 
@@ -156,6 +161,8 @@ def _split(dotted: str) -> tuple[str, str]:
 
 def _assign(data: dict, dotted: str, value: Any, origin: str) -> None:
     section, key = _split(dotted)
+    if dotted in _RETIRED and (section not in data or key not in data[section]):
+        raise ConfigError(f"setting '{dotted}' (from {origin}) is no longer read", hint=_RETIRED[dotted])
     if section not in data or key not in data[section]:
         raise ConfigError(f"unknown setting '{dotted}' (from {origin})",
                           hint="see avatar/defaults.toml for every setting")

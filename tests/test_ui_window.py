@@ -14,12 +14,18 @@ from avatar.trace import Span, now  # noqa: E402
 from avatar.ui.admin import CornerTaps  # noqa: E402
 from avatar.ui.demo_script import DEMO_TURNS, DemoLoop, turn_script  # noqa: E402
 from avatar.ui.event_bridge import EventBridge  # noqa: E402
+from avatar.ui.pin import PinLock, hash_pin  # noqa: E402
 from avatar.ui.window import KioskWindow  # noqa: E402
 
 
+PIN = "5831"
+
+
 @pytest.fixture
-def cfg():
-    return config.load(env={})
+def cfg(tmp_path):
+    # the operator's PIN as a hash (few iterations: tests stay fast); no PIN file of this machine is read
+    return config.load(env={}).with_overrides({"kiosk.admin_pin_hash": hash_pin(PIN, iterations=1000),
+                                               "kiosk.admin_pin_file": str(tmp_path / "no-pin-here")})
 
 
 @pytest.fixture
@@ -92,7 +98,7 @@ def test_admin_exit_needs_the_pin(qtbot, cfg, loop):
     assert dialog.submit() is False
     assert dialog.message.text() == w.strings.get("admin.wrong")
     assert w.isVisible() and not exits
-    for digit in cfg.kiosk.admin_pin:
+    for digit in PIN:
         qtbot.mouseClick(next(b for b in dialog.findChildren(type(dialog.ok_button)) if b.text() == digit),
                          Qt.LeftButton)
     qtbot.mouseClick(dialog.ok_button, Qt.LeftButton)
@@ -100,12 +106,49 @@ def test_admin_exit_needs_the_pin(qtbot, cfg, loop):
     assert not w.isVisible()
 
 
-def test_an_empty_configured_pin_never_unlocks(qtbot, cfg, loop):
-    w = make_window(qtbot, cfg.with_overrides({"kiosk.admin_pin": ""}), loop, kiosk=True)
+def test_without_a_pin_the_admin_panel_refuses_everything(qtbot, cfg, loop):
+    w = make_window(qtbot, cfg.with_overrides({"kiosk.admin_pin_hash": ""}), loop, kiosk=True)
+    assert w.strings.get("notice.no_admin_pin") in w.notices.text()  # the operator sees it at once
     w.open_admin()
-    w.pin_dialog.field.setText("")
-    assert w.pin_dialog.submit() is False
+    dialog = w.pin_dialog
+    assert dialog.message.text() == w.strings.get("admin.no_pin")
+    assert not dialog.ok_button.isEnabled() and not any(k.isEnabled() for k in dialog.keys)
+    for entered in ("", "2468", PIN):  # 2468 was the shipped default once
+        dialog.field.setText(entered)
+        assert dialog.submit() is False
     assert w.isVisible()
+
+
+def test_wrong_pins_lock_the_keypad_for_a_growing_time(qtbot, cfg, loop):
+    clock = [1000.0]
+    w = make_window(qtbot, cfg, loop, kiosk=True)
+    w.pin_lock = PinLock(clock=lambda: clock[0])
+    exits = []
+    w.exit_requested.connect(lambda: exits.append(True))
+    w.open_admin()
+    dialog = w.pin_dialog
+    for _ in range(3):
+        dialog.field.setText("0000")
+        assert dialog.submit() is False
+    assert dialog.message.text() == w.strings.get("admin.locked", seconds=30)
+    assert not dialog.ok_button.isEnabled() and not any(k.isEnabled() for k in dialog.keys)
+    dialog.field.setText(PIN)  # while locked even the right PIN is refused (and not counted)
+    assert dialog.submit() is False and w.pin_lock.failures == 3
+    dialog.reject()
+    w.open_admin()  # closing and reopening does not reset the lock
+    dialog = w.pin_dialog
+    assert not dialog.ok_button.isEnabled()
+    clock[0] += 30
+    dialog.refresh()
+    assert dialog.ok_button.isEnabled() and dialog.message.text() == ""
+    dialog.field.setText("1111")
+    assert dialog.submit() is False
+    assert dialog.message.text() == w.strings.get("admin.locked", seconds=60)  # doubled
+    clock[0] += 60
+    dialog.refresh()
+    dialog.field.setText(PIN)
+    assert dialog.submit() is True and exits == [True]
+    assert w.pin_lock.failures == 0
 
 
 def test_five_taps_in_the_corner_open_the_pin_dialog(qtbot, cfg, loop):

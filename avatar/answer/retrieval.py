@@ -8,6 +8,7 @@ it (compound parts), else to pack words sharing most character trigrams (mishear
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
@@ -94,7 +95,8 @@ class Match:
 
 @dataclass
 class _Index:
-    """BM25 postings of one language's facts."""
+    """BM25 postings of one language's facts, and the lookups that map a question word the pack
+    never uses onto pack words without scanning the vocabulary (built once per pack and day)."""
     facts: list[Fact]
     postings: dict[str, list[tuple[int, int]]]  # term -> [(fact index, term frequency)]
     lengths: list[int]
@@ -102,7 +104,22 @@ class _Index:
     trigrams: dict[str, frozenset[str]]
     day: date | None
     venue_terms: frozenset[str] = frozenset()
-    matches: dict[str, list[tuple[str, float]]] = field(default_factory=dict)  # question term -> pack terms
+    order: dict[str, int] = field(default_factory=dict)  # term -> its place in postings (ties keep pack order)
+    sorted_terms: list[str] = field(default_factory=list)  # for "pack words that start with" a question word
+    sorted_reversed: list[str] = field(default_factory=list)  # the same, spelt backwards: "that end with"
+    gram_terms: dict[str, list[str]] = field(default_factory=dict)  # trigram -> pack terms holding it
+    today_doc: int | None = None  # the hours-today fact, left out unless the question is about today
+
+    def __post_init__(self) -> None:
+        self.order = {t: i for i, t in enumerate(self.postings)}
+        self.sorted_terms = sorted(self.postings)
+        self.sorted_reversed = sorted(t[::-1] for t in self.postings)
+        grams: dict[str, list[str]] = defaultdict(list)
+        for t, tg in self.trigrams.items():
+            for g in tg:
+                grams[g].append(t)
+        self.gram_terms = dict(grams)
+        self.today_doc = next((i for i, f in enumerate(self.facts) if f.id == "hours-today"), None)
 
     def idf(self, term: str) -> float:
         n, df = len(self.facts), len(self.postings.get(term, ()))
@@ -116,6 +133,11 @@ class Retriever:
         self.pack = pack
         self.k1, self.b = k1, b
         self._indexes: dict[str, _Index] = {}
+
+    def prepare(self, languages=("de", "en"), today: date | None = None) -> None:
+        """Build the index of each language now (at load), not on the first question."""
+        for lang in languages:
+            self._index(lang, today or datetime.now().date())
 
     def retrieve(self, question: str, lang: str, k: int = 3, today: date | None = None, context: str = "") -> list[Fact]:
         return self.match(question, lang, k, today, context).facts
@@ -138,10 +160,8 @@ class Retriever:
             for doc, tf in index.postings[term]:
                 norm = tf * (k1 + 1) / (tf + k1 * (1 - b + b * index.lengths[doc] / index.avg_len))
                 scores[doc] += weight * idf * norm
-        if not set(words(question)) & _TODAY_WORDS:
-            for doc, fact in enumerate(index.facts):
-                if fact.id == "hours-today":
-                    scores.pop(doc, None)
+        if index.today_doc is not None and not set(words(question)) & _TODAY_WORDS:
+            scores.pop(index.today_doc, None)
         cues = self._cued_topics(question)
         if cues:
             for doc in scores:
@@ -204,8 +224,8 @@ class Retriever:
 
     def _build(self, lang: str, day: date) -> _Index:
         facts = self.pack.facts(lang, day)
-        texts = [analyze(f.text, lang) for f in facts]
-        keywords = [analyze(" ".join(self.pack.keywords(f.id, lang)), lang) for f in facts]
+        texts = [_pack_terms(f.text, lang) for f in facts]
+        keywords = [_pack_terms(" ".join(self.pack.keywords(f.id, lang)), lang) for f in facts]
         vocab = {t for doc in texts + keywords for t in doc}
         postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
         lengths = []
@@ -227,37 +247,77 @@ class Retriever:
                       frozenset(analyze(venue_words, lang)))
 
 
+# Each pack text's search terms, shared by every Retriever: a new day (today's hours), a renewed
+# answerer or a reloaded pack analyzes only texts it has not seen (stemming 5,000 facts takes a
+# second). Pack texts only, never a question; emptied when it grows past its bound.
+_PACK_TERMS: dict[tuple[str, str], list[str]] = {}
+_MAX_PACK_TERMS = 100_000
+
+
+def _pack_terms(text: str, lang: str) -> list[str]:
+    key = (lang, text)
+    terms = _PACK_TERMS.get(key)
+    if terms is None:
+        if len(_PACK_TERMS) >= _MAX_PACK_TERMS:
+            _PACK_TERMS.clear()
+        terms = _PACK_TERMS[key] = analyze(text, lang)
+    return terms
+
+
 def _compound_parts(term: str, vocab: set[str]) -> list[str]:
+    """Pack words (4+ letters, at least 3 shorter) that `term` starts or ends with: its own prefixes
+    and suffixes looked up, not the vocabulary scanned."""
     if len(term) < 8:
         return []
-    return [t for t in vocab if 4 <= len(t) <= len(term) - 3 and (term.endswith(t) or term.startswith(t))]
+    found = {piece for n in range(4, len(term) - 2) for piece in (term[:n], term[-n:]) if piece in vocab}
+    return sorted(found)
 
 
 def _vocabulary_matches(term: str, index: _Index) -> list[tuple[str, float]]:
+    # Not cached: the lookups cost well under a millisecond, and a cache would keep the visitor's
+    # words (a name, a phone number's digits) after the visit.
     if term in index.postings:
         return [(term, 1.0)]
-    found = index.matches.get(term)
-    if found is None:
-        found = index.matches[term] = _inexact_matches(term, index)
-    return found
+    return _inexact_matches(term, index)
+
+
+def _extensions(term: str, ordered: list[str]) -> list[str]:
+    """The words of sorted `ordered` that start with `term` (a bisected range, not a scan)."""
+    out = []
+    for i in range(bisect_left(ordered, term), len(ordered)):
+        if not ordered[i].startswith(term):
+            break
+        out.append(ordered[i])
+    return out
 
 
 def _inexact_matches(term: str, index: _Index) -> list[tuple[str, float]]:
     if term in index.postings:
         return [(term, 1.0)]
-    # Compound parts: "garderobenschrank" holds "garderob"; "ticketpreis" holds "preis".
-    parts = [t for t in index.postings if len(t) >= 4 and len(term) >= 5
-             and (term.startswith(t) or term.endswith(t) or t.startswith(term) or t.endswith(term))]
+    # Compound parts: "garderobenschrank" holds "garderob"; "ticketpreis" holds "preis"; and pack
+    # words that hold the question word. Each found by lookup: prefixes and suffixes of the word,
+    # and the sorted vocabulary (forwards and backwards) for the words it starts or ends.
+    parts: set[str] = set()
+    if len(term) >= 5:
+        postings = index.postings
+        parts.update(piece for n in range(4, len(term) + 1) for piece in (term[:n], term[-n:]) if piece in postings)
+        parts.update(_extensions(term, index.sorted_terms))
+        parts.update(t[::-1] for t in _extensions(term[::-1], index.sorted_reversed))
+        parts.discard(term)
     if parts:
-        parts.sort(key=len, reverse=True)
-        return [(t, 0.7) for t in parts[:3]]
-    # Misheard or misspelt words: the closest pack words by shared trigrams.
+        best = sorted(parts, key=lambda t: (-len(t), index.order[t]))
+        return [(t, 0.7) for t in best[:3]]
+    # Misheard or misspelt words: the closest pack words by shared trigrams (Jaccard), counted over
+    # the pack words that share at least one trigram with the question word.
     grams = _trigrams(term)
     if len(term) < 4:
         return []
+    shared: Counter[str] = Counter()
+    for g in grams:
+        shared.update(index.gram_terms.get(g, ()))
     near = []
-    for t, tg in index.trigrams.items():
-        sim = len(grams & tg) / len(grams | tg)
+    for t, common in shared.items():
+        sim = common / (len(grams) + len(index.trigrams[t]) - common)
         if sim >= 0.45:
             near.append((sim, t))
     near.sort(reverse=True)
@@ -265,22 +325,33 @@ def _inexact_matches(term: str, index: _Index) -> list[tuple[str, float]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m avatar.answer.retrieval PACK LANG QUESTION...`: what each question retrieves, and how fast."""
+    """`python -m avatar.answer.retrieval PACK LANG QUESTION...`: what each question retrieves, and how fast.
+    PACK `synthetic:N` is the sample pack grown to N facts (avatar/answer/synthetic_pack.py)."""
     import argparse
+    import tempfile
 
     from avatar.answer.knowledge import load_pack
     from avatar.trace import now
 
     parser = argparse.ArgumentParser(description=main.__doc__)
-    parser.add_argument("pack")
+    parser.add_argument("pack", help="a venue folder or venue.toml, or synthetic:N for a generated pack of N facts")
     parser.add_argument("lang", choices=("de", "en"))
     parser.add_argument("questions", nargs="+")
     parser.add_argument("-k", type=int, default=3)
     parser.add_argument("--repeats", type=int, default=200, help="timing repeats per question")
     args = parser.parse_args(argv)
-    retriever = Retriever(load_pack(args.pack))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = args.pack
+        if path.startswith("synthetic:"):
+            from avatar.answer.synthetic_pack import write_synthetic_pack
+
+            path, _ = write_synthetic_pack(tmp, int(path.split(":", 1)[1]))
+        t0 = now()
+        pack = load_pack(path)
+        print(f"{len(pack.entries)} facts loaded in {(now() - t0) * 1000:.1f} ms")
+    retriever = Retriever(pack)
     t0 = now()
-    retriever.retrieve("", args.lang)
+    retriever.prepare([args.lang])
     print(f"index built in {(now() - t0) * 1000:.1f} ms")
     for q in args.questions:
         t0 = now()

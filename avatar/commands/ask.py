@@ -30,6 +30,9 @@ def run(args, cfg) -> int:
                           hint='avatar ask "Wo ist die Garderobe?"  or  avatar ask --questions questions.txt')
     questions = [args.question] if args.question is not None else _read_questions(args.questions)
     answerer = _answerer(cfg, args.knowledge)
+    retriever = getattr(answerer, "retriever", None)
+    if retriever is not None and hasattr(retriever, "prepare"):
+        retriever.prepare(tuple(cfg.general.languages))  # the index at load: a question's time is its own
     many = args.questions is not None
     for question in questions:
         answer = answerer.answer(question, _language(args, cfg, question))

@@ -32,16 +32,17 @@ def run(args, cfg) -> int:
     return 0 if all(c.status != "missing" or c.name in OPTIONAL for c in checks) else 1
 
 
-OPTIONAL = {"audio devices", "display", "cuda", "echo canceller"}
+OPTIONAL = {"audio devices", "display", "cuda", "echo canceller", "admin PIN"}
 
 
 def collect(cfg) -> list[Check]:
-    return [_safe(fn, cfg) for fn in (_display, _audio, _asr, _tts_en, _tts_de, _knowledge, _llm, _cuda, _aec)]
+    return [_safe(fn, cfg) for fn in (_display, _audio, _asr, _tts_en, _tts_de, _knowledge, _llm, _cuda, _aec,
+                                    _admin_pin)]
 
 
 NAMES = {"_display": "display", "_audio": "audio devices", "_asr": "speech recognition", "_tts_en": "voice (en)",
          "_tts_de": "voice (de)", "_knowledge": "knowledge pack", "_llm": "language model", "_cuda": "cuda",
-         "_aec": "echo canceller"}
+         "_aec": "echo canceller", "_admin_pin": "admin PIN"}
 
 
 def _safe(fn, cfg) -> Check:
@@ -122,6 +123,20 @@ def _tts_en(cfg) -> Check:
 
 def _tts_de(cfg) -> Check:
     return _voice(cfg, "de")
+
+
+def _admin_pin(cfg) -> Check:
+    from avatar.errors import ConfigError
+    from avatar.ui.pin import pin_file, stored_pin
+
+    try:
+        pin = stored_pin(cfg)
+    except ConfigError as exc:
+        return Check("admin PIN", "missing", exc.message, exc.hint or "")
+    if pin.is_set:
+        return Check("admin PIN", "ok", f"set ({pin.where})")
+    return Check("admin PIN", "missing", "not set: the kiosk cannot be left from its screen",
+                 f"run `avatar admin set-pin` (writes {pin_file(cfg)}); docs/KIOSK.md")
 
 
 def _knowledge(cfg) -> Check:

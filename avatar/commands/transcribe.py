@@ -1,5 +1,10 @@
 """`avatar transcribe WAV... [--json] [--lang de|en]`: files through the recognizer the kiosk uses.
 
+The recognizer is made for one visitor's utterance (its trimmed window holds up to ~24 s). A longer
+file is split into pieces of at most `--piece-s` seconds, each cut in the last pause of its second
+half (a pause between sentences), and every piece is transcribed: the whole file is written
+out, piece by piece with its times, and a cut that found no pause is said, with where it fell.
+
 `--compare` also runs faster-whisper's plain transcribe() (30 s window) on each file, side by side
 in one run; with `--names-are-transcripts` it scores word accuracy against the file names.
 """
@@ -13,8 +18,13 @@ from pathlib import Path
 import numpy as np
 
 from avatar.audio import read_wav_16k
+from avatar.errors import ConfigError
 from avatar.frames import SAMPLE_RATE
 from avatar.trace import now
+
+PIECE_S = 20.0  # under the trimmed window's ~24 s (asr.pad_frames = 600), so each piece takes the fast path
+_FRAME = SAMPLE_RATE // 50  # 20 ms
+_QUIET_FRAMES = 15  # a pause: the quietest 300 ms
 
 
 def add_arguments(parser) -> None:
@@ -27,6 +37,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--repeat", type=int, default=1, help="bench: runs per file (the median time is kept)")
     parser.add_argument("--names-are-transcripts", action="store_true",
                         help="bench: the file name (without .wav) is the reference text; report word accuracy")
+    parser.add_argument("--piece-s", type=float, default=PIECE_S,
+                        help=f"files longer than this are transcribed in pieces cut at pauses (default {PIECE_S:g} s, 5-28)")
 
 
 def run(args, cfg) -> int:
@@ -34,11 +46,17 @@ def run(args, cfg) -> int:
 
     if args.full:
         cfg = cfg.with_overrides({"asr.trim_window": False})
+    if not 5.0 <= args.piece_s <= 28.0:
+        raise ConfigError(f"--piece-s {args.piece_s:g} is out of range", hint="use 5 to 28 seconds (Whisper hears 30 s at most)")
     asr = WhisperASR(cfg.asr, cfg.general.languages)
     if args.compare or args.repeat > 1 or args.names_are_transcripts:
         return _bench(asr, args)
     for path in args.wav:
-        tr = asr.transcribe(read_wav_16k(path), lang=args.lang)
+        pcm = read_wav_16k(path)
+        if len(pcm) > args.piece_s * SAMPLE_RATE:
+            _print_pieces(path, pcm, _transcribe_pieces(asr, pcm, args.lang, args.piece_s), args.json)
+            continue
+        tr = asr.transcribe(pcm, lang=args.lang)
         if args.json:
             print(json.dumps({"input": path, **asdict(tr)}, ensure_ascii=False))
         elif tr.dropped:
@@ -46,6 +64,70 @@ def run(args, cfg) -> int:
         else:
             print(f"[{tr.lang} {tr.lang_prob:.2f}] {tr.text}  ({tr.ms:.0f} ms, {tr.path})")
     return 0
+
+
+def split_points(pcm: np.ndarray, piece_s: float = PIECE_S) -> list[tuple[int, int, bool]]:
+    """(start, end, at_pause) sample ranges covering `pcm`, each at most `piece_s` long; every cut
+    but the last is in the middle of the last pause (300 ms quiet) of the piece's second half, or at
+    its quietest 300 ms when it has none: `at_pause` False, the cut may fall inside a word."""
+    limit = int(piece_s * SAMPLE_RATE)
+    n_frames = len(pcm) // _FRAME
+    frames = pcm[: n_frames * _FRAME].astype(np.float64).reshape(n_frames, _FRAME)
+    rms = np.sqrt(np.mean(frames ** 2, axis=1)) if n_frames else np.zeros(0)
+    # a pause is quiet against the file's own speech level, and quiet in absolute terms (-50 dBFS) always
+    quiet_level = max(0.1 * float(np.percentile(rms, 90)) if n_frames else 0.0, 32768 * 10 ** (-50 / 20))
+    window = np.ones(_QUIET_FRAMES) / _QUIET_FRAMES
+    pieces, start = [], 0
+    while len(pcm) - start > limit:
+        lo, hi = (start + limit // 2) // _FRAME, (start + limit) // _FRAME - _QUIET_FRAMES
+        smooth = np.convolve(rms[lo:hi + _QUIET_FRAMES], window, mode="valid") if hi > lo else np.zeros(0)
+        if smooth.size:
+            quiet = np.flatnonzero(smooth <= quiet_level)
+            # the last pause keeps pieces long (fewer calls); without one, the quietest moment
+            best = int(quiet[-1]) if quiet.size else int(np.argmin(smooth))
+            cut = (lo + best + _QUIET_FRAMES // 2) * _FRAME
+            at_pause = bool(quiet.size)
+        else:
+            cut, at_pause = start + limit, False
+        cut = min(max(cut, start + _FRAME), start + limit)
+        pieces.append((start, cut, at_pause))
+        start = cut
+    pieces.append((start, len(pcm), True))
+    return pieces
+
+
+def _transcribe_pieces(asr, pcm: np.ndarray, lang: str | None, piece_s: float) -> list[dict]:
+    out = []
+    for start, end, at_pause in split_points(pcm, piece_s):
+        tr = asr.transcribe(pcm[start:end], lang=lang)
+        out.append({"start_s": round(start / SAMPLE_RATE, 2), "end_s": round(end / SAMPLE_RATE, 2),
+                    "cut": "end" if end == len(pcm) else ("pause" if at_pause else "mid-speech"), **asdict(tr)})
+    return out
+
+
+def _clock(seconds: float) -> str:
+    return f"{int(seconds // 60)}:{seconds % 60:04.1f}"
+
+
+def _print_pieces(path: str, pcm: np.ndarray, pieces: list[dict], as_json: bool) -> None:
+    kept = [p for p in pieces if not p["dropped"]]
+    langs = [p["lang"] for p in kept] or [pieces[0]["lang"]]
+    lang = max(set(langs), key=langs.count)
+    text = " ".join(p["text"] for p in kept)
+    ms = sum(p["ms"] for p in pieces)
+    rough = [p["end_s"] for p in pieces if p["cut"] == "mid-speech"]
+    if as_json:
+        print(json.dumps({"input": path, "seconds": round(len(pcm) / SAMPLE_RATE, 2), "text": text, "lang": lang,
+                          "dropped": "" if kept else "empty", "ms": round(ms, 1), "path": "pieces",
+                          "raw_text": " ".join(p["raw_text"] for p in pieces), "cuts_mid_speech_s": rough,
+                          "pieces": pieces}, ensure_ascii=False))
+        return
+    print(f"[{lang}] {text}  ({len(pcm) / SAMPLE_RATE:.1f} s in {len(pieces)} pieces, {ms:.0f} ms)")
+    for p in pieces:
+        said = p["text"] if not p["dropped"] else f"(dropped: {p['dropped']}; Whisper said {p['raw_text']!r})"
+        print(f"  {_clock(p['start_s'])}-{_clock(p['end_s'])} [{p['lang']}] {said}")
+        if p["cut"] == "mid-speech":
+            print(f"  (cut at {_clock(p['end_s'])} without a pause: a word there may be split or lost)")
 
 
 def _bench(asr, args) -> int:

@@ -1,13 +1,16 @@
 """The only way out of the kiosk: an admin gesture (5 taps in the top-left corner, or Ctrl+Alt+Q)
-followed by the PIN from the config (kiosk.admin_pin), typed on an on-screen keypad."""
+followed by the operator's PIN (stored as a salted hash, avatar/ui/pin.py), typed on an on-screen
+keypad. No PIN is shipped: until one is set the panel refuses every entry, and wrong tries lock the
+keypad for a growing time."""
 from __future__ import annotations
 
-import hmac
+import math
 
-from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtCore import QPointF, Qt, QTimer, Signal
 from PySide6.QtWidgets import QDialog, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout
 
 from avatar.trace import now
+from avatar.ui.pin import PinLock, StoredPin
 from avatar.ui.strings import Strings
 
 CORNER_PX = 120
@@ -36,14 +39,17 @@ class CornerTaps:
 
 
 class PinDialog(QDialog):
-    """Asks for the admin PIN; emits `unlocked` and closes only when it is right."""
+    """Asks for the admin PIN; emits `unlocked` and closes only when it is right. `lock` outlives the
+    dialog (the window keeps it), so closing and reopening does not reset the wrong tries."""
 
     unlocked = Signal()
 
-    def __init__(self, pin: str, strings: Strings, parent=None):
+    def __init__(self, stored: StoredPin, strings: Strings, lock: PinLock | None = None, parent=None):
         super().__init__(parent)
         self.setObjectName("pinDialog")
-        self._pin = str(pin)
+        self._stored = stored
+        self.lock = lock or PinLock()
+        self.strings = strings
         self.attempts = 0
         self.setWindowTitle(strings.get("admin.title"))
         self.setModal(True)
@@ -56,8 +62,10 @@ class PinDialog(QDialog):
         self.field.returnPressed.connect(self.submit)
         self.message = QLabel("")
         self.message.setObjectName("pinMessage")
+        self.message.setWordWrap(True)
         self._wrong_text = strings.get("admin.wrong")
         keypad = QGridLayout()
+        self.keys: list[QPushButton] = []
         for i, digit in enumerate("123456789"):
             keypad.addWidget(self._key(digit), i // 3, i % 3)
         clear = QPushButton(strings.get("admin.clear"))
@@ -78,22 +86,55 @@ class PinDialog(QDialog):
         row.addStretch(1)
         row.addWidget(cancel)
         layout.addLayout(row)
+        self._ticker = QTimer(self)  # counts a lock down on screen, and opens the keypad again
+        self._ticker.setInterval(1000)
+        self._ticker.timeout.connect(self.refresh)
+        self.refresh()
 
     def _key(self, digit: str) -> QPushButton:
         button = QPushButton(digit)
         button.setMinimumSize(64, 52)
         button.clicked.connect(lambda: self.field.insert(digit))
+        self.keys.append(button)
         return button
+
+    def refresh(self) -> None:
+        """Show what the keypad takes now: nothing without a PIN, nothing while locked."""
+        if not self._stored.is_set:
+            self._enable(False)
+            self.message.setText(self.strings.get("admin.no_pin"))
+            return
+        left = self.lock.remaining_s()
+        if left > 0:
+            self._enable(False)
+            self.message.setText(self.strings.get("admin.locked", seconds=math.ceil(left)))
+            if not self._ticker.isActive():
+                self._ticker.start()
+            return
+        self._ticker.stop()
+        if not self.field.isEnabled():  # a lock just ended
+            self.message.setText("")
+        self._enable(True)
+
+    def _enable(self, on: bool) -> None:
+        for w in (*self.keys, self.ok_button, self.field):
+            w.setEnabled(on)
 
     def submit(self) -> bool:
         entered = self.field.text()
         self.field.clear()
-        # a constant-time compare, and an empty configured PIN never unlocks
-        if self._pin and hmac.compare_digest(entered.encode(), self._pin.encode()):
+        if not self._stored.is_set or self.lock.locked:  # refused, and not counted as a try
+            self.refresh()
+            return False
+        if self._stored.verify(entered):
+            self.lock.succeeded()
             self.message.setText("")
             self.unlocked.emit()
             self.accept()
             return True
         self.attempts += 1
-        self.message.setText(self._wrong_text)
+        if self.lock.failed() > 0:
+            self.refresh()
+        else:
+            self.message.setText(self._wrong_text)
         return False

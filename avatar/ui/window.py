@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (QButtonGroup, QHBoxLayout, QLabel, QPushButton, Q
                                QWidget)
 
 from avatar import events as ev
+from avatar.errors import ConfigError
 from avatar.trace import Span
 from avatar.ui.admin import CornerTaps, PinDialog
 from avatar.ui.avatar_widget import AvatarWidget
@@ -20,6 +21,7 @@ from avatar.ui.banner import Banner
 from avatar.ui.debug_panel import DebugPanel
 from avatar.ui.hud import HudModel, HudWidget
 from avatar.ui.idle_screen import IdleScreen
+from avatar.ui.pin import PinLock, StoredPin, stored_pin
 from avatar.ui.strings import Strings, load_strings
 from avatar.ui.subtitles import SubtitlePanel
 from avatar.ui.theme import BACKGROUND_BOTTOM, BACKGROUND_TOP, STYLE_SHEET
@@ -72,6 +74,7 @@ class KioskWindow(QWidget):
         self.starting = False  # models still loading: the status chip says so
         self._notice_texts: list[tuple[str, str]] = []  # operator notices: (locale key or "", text as given)
         self.pin_dialog: PinDialog | None = None
+        self.pin_lock = PinLock()  # wrong tries count across dialogs: cancelling does not reset them
 
         self.setObjectName("kiosk")
         self.setStyleSheet(STYLE_SHEET)
@@ -87,6 +90,9 @@ class KioskWindow(QWidget):
             app.screenAdded.connect(self._screens_changed)
             app.screenRemoved.connect(self._screens_changed)
             app.primaryScreenChanged.connect(self._screens_changed)
+        if kiosk and not self._stored_pin().is_set:
+            # no PIN is shipped: the operator sees at once that the kiosk cannot be left yet
+            self.add_notice("No admin PIN is set: run `avatar admin set-pin`.", "no_admin_pin")
         if kiosk:
             self.setWindowFlags(Qt.Window | Qt.FramelessWindowHint | Qt.WindowStaysOnTopHint)
             self.setCursor(Qt.BlankCursor)
@@ -194,9 +200,17 @@ class KioskWindow(QWidget):
     def open_admin(self) -> None:
         if self.pin_dialog is not None and self.pin_dialog.isVisible():
             return
-        self.pin_dialog = PinDialog(self.cfg.kiosk.admin_pin, self.strings, self)
+        self.pin_dialog = PinDialog(self._stored_pin(), self.strings, self.pin_lock, self)
         self.pin_dialog.unlocked.connect(self._unlock)
         self.pin_dialog.open()
+
+    def _stored_pin(self) -> StoredPin:
+        """Read at each opening, so a PIN set while the kiosk runs counts; a broken one counts as none."""
+        try:
+            return stored_pin(self.cfg)
+        except ConfigError as exc:
+            log.error("admin PIN unusable: %s", exc)
+            return StoredPin("", "")
 
     def _unlock(self) -> None:
         self._unlocked = True
