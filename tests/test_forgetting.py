@@ -83,3 +83,16 @@ def test_without_a_trace_file_to_write_past_visits_leave_nothing_behind():
     tracer.instant("barge_in", turn=1)
     tracer.end_visit()
     assert tracer.spans() == [] and tracer.to_chrome()["traceEvents"] == []
+
+
+def test_the_answerers_word_caches_forget_the_visitor():
+    from avatar.answer import forget_visitor
+    from avatar.answer.checks import content, stems
+    from avatar.answer.retrieval import _stem
+
+    stems.stem("01761234567", "de")
+    _stem("01761234567", "de")
+    content.extract("Meine Nummer ist 0176 1234567.", "de")
+    forget_visitor()
+    assert stems.stem.cache_info().currsize == 0 and _stem.cache_info().currsize == 0
+    assert content.extract.cache_info().currsize == 0

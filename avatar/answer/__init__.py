@@ -51,3 +51,15 @@ def make_answerer(cfg, tracer: Tracer = TRACER, knowledge: str | None = None, no
     if notices is not None:
         notices.append(message)
     return fallback, None
+
+
+def forget_visitor() -> None:
+    """Drop every cache that holds words of the visitor's questions or the replies made for them
+    (word stems, extracted reply content, per-question support); the packs' indexes stay."""
+    from avatar.answer.checks import content, grounding, stems
+    from avatar.answer.retrieval import forget_words
+
+    forget_words()
+    stems.stem.cache_clear()
+    content.extract.cache_clear()
+    grounding._support.cache_clear()

@@ -369,3 +369,9 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+def forget_words() -> None:
+    """Drop the stems of words seen in questions (a visitor's words, phone digits included) from the
+    caches; the packs' indexes keep their own terms, so nothing of the venue is lost."""
+    _stem.cache_clear()

@@ -20,6 +20,7 @@ from typing import Any, Callable
 import numpy as np
 
 from avatar import events as ev
+from avatar.answer import forget_visitor
 from avatar.answer.base import Answer, HistoryTurn
 from avatar.cancel import Cancelled, CancelToken
 from avatar.trace import TRACER, Tracer, now
@@ -372,6 +373,7 @@ class VoiceLoop:
             if announce:  # the timings stay for the HUD's percentiles, the words go
                 self.metrics = [replace(m, transcript="", reply="") for m in self.metrics]
         self.tracer.end_visit()  # the words in the trace's spans go too (the ASR span's text)
+        forget_visitor()  # and the answerer's word caches (stems of the visitor's words, phone digits)
         if had and announce:
             self.emit(ev.VisitorLeft(now()))
 
