@@ -71,6 +71,7 @@ class WhisperASR:
                              hint="use whisper-base or whisper-small (multilingual), not an .en model")
         self.vocabulary: dict[str, tuple[str, ...]] = {}
         self._prompts: dict[str, list[int]] = {}
+        self.prompting = True  # False: no venue prompt although words were given (benches compare both)
 
     # -- public -------------------------------------------------------------------------------------
     def renew(self) -> "WhisperASR":
@@ -90,7 +91,7 @@ class WhisperASR:
 
     def prompt_ids(self, lang: str) -> list[int]:
         """The prompt tokens (without <|startofprev|>) a final pass in `lang` decodes after."""
-        return self._prompts.get(lang, [])
+        return self._prompts.get(lang, []) if self.prompting else []
 
     def warmup(self) -> None:
         """Run every code path once so the first visitor does not pay for lazy initialisation."""
