@@ -53,7 +53,7 @@ class HasPack:
 
 
 def test_pipeline_gives_the_answerers_pack_to_the_recognizer_unless_switched_off():
-    cfg = config.load(env={})
+    cfg = config.load(sets=["asr.venue_prompt=true"], env={})
     asr = Vocal()
     give_venue_words(asr, cfg, None, object(), HasPack())
     assert asr.vocabulary["de"][0] == "Stadtmuseum Lindenau" and set(asr.vocabulary) == {"de", "en"}

@@ -89,6 +89,10 @@ class WhisperASR:
         encode = lambda text: self.model.hf_tokenizer.encode(text, add_special_tokens=False).ids
         self._prompts = {lang: prompt_tokens(encode, w, limit) for lang, w in self.vocabulary.items()}
 
+    def prompt_words(self, lang: str) -> str:
+        """The prompt of `lang` as text (for logs and benches)."""
+        return self.model.hf_tokenizer.decode(self._prompts.get(lang, [])).strip()
+
     def prompt_ids(self, lang: str) -> list[int]:
         """The prompt tokens (without <|startofprev|>) a final pass in `lang` decodes after."""
         return self._prompts.get(lang, []) if self.prompting else []
@@ -237,7 +241,11 @@ def choose_language(probs: Mapping[str, float], languages: Sequence[str], prior:
 
 def prompt_tokens(encode, words: Sequence[str], max_tokens: int) -> list[int]:
     """Token ids of ' w1, w2, w3' for as many whole words (in the order given, duplicates and
-    blanks skipped) as fit in `max_tokens` (Whisper's own limit for a prompt is 223)."""
+    blanks skipped) as fit in `max_tokens` (Whisper's own limit for a prompt is 223).
+
+    Only words Whisper's vocabulary has no single token for: those it knows well already, and
+    in the prompt they only pull other speech towards them ("resume" heard as "museum", "pause"
+    as "Parkhaus" with "museum" prompted; docs/PERF.md)."""
     limit = min(int(max_tokens), 223)
     if limit <= 0:
         return []
@@ -246,7 +254,7 @@ def prompt_tokens(encode, words: Sequence[str], max_tokens: int) -> list[int]:
     ids: list[int] = []
     for word in words:
         word = " ".join(str(word).split())
-        if not word or word.casefold() in seen:
+        if not word or word.casefold() in seen or len(encode(" " + word)) < 2:
             continue
         trial = encode(" " + ", ".join([*kept, word]))
         if len(trial) > limit:

@@ -207,23 +207,21 @@ def format_length_table(summary: dict) -> list[str]:
     modes = list(summary.get("modes", {}))
     if not modes:
         return []
-    width = max(16, *(len(m) + 2 for m in modes))
-    lines = ["voice-to-voice p50 by utterance length (ms; n turns; ASR final median):",
-             "  " + "speech".ljust(10) + "".join(m.rjust(width) for m in modes)]
+    rows: list[list[str]] = []
     for label, _, _ in LENGTH_BUCKETS:
-        cells = []
+        cells = [label]
         for m in modes:
             b = summary["modes"][m]["by_length"][label]
-            v = b["voice_to_voice"]
-            asr = b["stages_p50"].get("asr")
-            cells.append((f"{v['p50']:.0f} (n={v['n']}, asr {asr:.0f})" if v["p50"] is not None and asr is not None
-                          else f"{v['p50']:.0f} (n={v['n']})" if v["p50"] is not None else "-").rjust(width))
-        lines.append("  " + label.ljust(10) + "".join(cells))
-    diffs = []
-    for m in modes:
-        d = summary["modes"][m].get("long_vs_short", {}).get("difference_ms")
-        diffs.append(("-" if d is None else f"{d:+.0f}").rjust(width))
-    lines.append("  " + ">4s - <2s".ljust(10) + "".join(diffs))
+            v, asr = b["voice_to_voice"], b["stages_p50"].get("asr")
+            cells.append("-" if v["p50"] is None else
+                         f"{v['p50']:.0f} (n={v['n']}" + (f", asr {asr:.0f})" if asr is not None else ")"))
+        rows.append(cells)
+    diffs = [summary["modes"][m].get("long_vs_short", {}).get("difference_ms") for m in modes]
+    rows.append([">4s - <2s", *("-" if d is None else f"{d:+.0f}" for d in diffs)])
+    width = max(len(c) for row in rows + [modes] for c in row) + 2
+    lines = ["voice-to-voice p50 by utterance length (ms; n turns; ASR final median):",
+             "  " + "speech".ljust(10) + "".join(m.rjust(width) for m in modes)]
+    lines += ["  " + row[0].ljust(10) + "".join(c.rjust(width) for c in row[1:]) for row in rows]
     return lines
 
 
