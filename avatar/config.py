@@ -48,6 +48,9 @@ _RANGES: dict[str, tuple[float, float]] = {
     "checks.answer_coverage": (0.0, 1.0),
     "checks.source_min_coverage": (0.0, 1.0),
     "checks.snap_min_ratio": (0.0, 1.0),
+    "asr.prior_below_prob": (0.0, 1.0),
+    "asr.prompt_max_tokens": (0, 223),
+    "asr.prior_max_ms": (0, 30000),
 }
 # Numbers where 0 means nothing sensible (a zero timeout, an empty beam); "section.*" = every key.
 _POSITIVE = {

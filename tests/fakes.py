@@ -75,9 +75,11 @@ class FakeASR:
     def __init__(self, text="wann öffnet das museum", lang="de", dropped="", delay=0.02):
         self.text, self.lang, self.dropped, self.delay = text, lang, dropped, delay
         self.calls = 0
+        self.priors: list = []  # the prior language of each call (the voice loop's previous turn)
 
-    def transcribe(self, pcm, lang=None, partial=False, cancel=None):
+    def transcribe(self, pcm, lang=None, partial=False, cancel=None, prior=None):
         self.calls += 1
+        self.priors.append(prior)
         time.sleep(self.delay)
         return Transcript("" if self.dropped else self.text, self.lang, dropped=self.dropped)
 

@@ -164,3 +164,28 @@ def test_unloadable_model_file_is_a_model_error(tmp_path, cfg):
     (broken / "model.bin").write_bytes(b"\0" * 4096)
     with pytest.raises(ModelError, match="cannot load"):
         WhisperASR(cfg.asr, model_dir=broken)
+
+
+# -- the venue's words as prompt (issue 12, item 5) ----------------------------------------------------
+@pytest.fixture(scope="module")
+def venue_asr(cfg):
+    from avatar.answer.knowledge import load_pack
+    from avatar.asr import WhisperASR
+    from avatar.pipeline.venue_words import venue_words
+
+    asr = WhisperASR(cfg.with_overrides({"asr.venue_prompt": True}).asr, cfg.general.languages)
+    asr.set_vocabulary(venue_words(load_pack(Path(__file__).resolve().parents[1] / "assets" / "venues" / "sample")))
+    return asr
+
+
+def test_venue_prompt_fits_its_cap_and_keeps_the_clips_words(venue_asr, cfg):
+    assert 0 < len(venue_asr.prompt_ids("de")) <= cfg.asr.prompt_max_tokens
+    tr = venue_asr.transcribe(read_wav_16k(DATA / "en_whats_the_weather_like_in_new_york.wav"))
+    assert tr.lang == "en" and tr.prompt_tokens > 0 and "weather like in new york" in normalize(tr.text)
+    tr = venue_asr.transcribe(read_wav_16k(DATA / "de_wie_ist_das_wetter.wav"))
+    assert tr.lang == "de" and "wie ist das wetter" in normalize(tr.text)
+
+
+def test_venue_prompt_does_not_put_venue_words_into_noise(venue_asr):
+    tr = venue_asr.transcribe(read_wav_16k(DATA / "background_noise_3s.wav"))
+    assert tr.text == "" and tr.dropped

@@ -44,3 +44,37 @@ def test_a_setting_compared_side_by_side_is_its_own_mode():
     s = summarize(turns)["modes"]
     assert s["streaming"]["discarded"] == 1 and s["streaming"]["turns_with_discard"] == 1
     assert s["streaming+pipeline.speculative=false"]["voice_to_voice"]["p50"] == 800.0
+
+
+def test_length_buckets_bounds_belong_to_the_longer_bucket():
+    from avatar.pipeline.bench import length_bucket
+
+    assert [length_bucket(s) for s in (0.4, 1.99, 2.0, 3.9, 4.0, 7.99, 8.0, 12.5)] == \
+        ["<2s", "<2s", "2-4s", "2-4s", "4-8s", "4-8s", ">8s", ">8s"]
+    assert length_bucket(None) == ""
+
+
+def test_summary_reports_voice_to_voice_by_length_for_each_design_side_by_side():
+    from avatar.pipeline.bench import format_table
+
+    turns = []
+    for mode, base, per_s in (("streaming", 400.0, 10.0), ("sequential", 1200.0, 150.0)):
+        for i, speech_s in enumerate((1.2, 1.6, 3.0, 5.0, 6.0, 9.5)):
+            turns.append(Turn(mode, f"q{i}.wav", "en", "q", "r", {"asr": 100.0 + per_s * speech_s},
+                              base + per_s * speech_s, speech_s=speech_s))
+    turns.append(Turn("streaming", "silent.wav", "", "", "", {}, None, speech_s=0.8))  # no reply: counted as n=0
+    s = summarize(turns)
+    stream, seq = s["modes"]["streaming"], s["modes"]["sequential"]
+    assert set(stream["by_length"]) == {"<2s", "2-4s", "4-8s", ">8s"}
+    assert stream["by_length"]["<2s"]["voice_to_voice"] == {"p50": 414.0, "p95": 415.8, "n": 2}
+    assert stream["by_length"]["4-8s"]["stages_p50"]["asr"] == 155.0
+    assert seq["by_length"][">8s"]["voice_to_voice"]["p50"] == 1200.0 + 150.0 * 9.5
+    # over 4 s against under 2 s: what the issue bounds (<= 100 ms)
+    assert stream["long_vs_short"]["long_n"] == 3 and stream["long_vs_short"]["short_n"] == 2
+    assert stream["long_vs_short"]["difference_ms"] == 460.0 - 414.0
+    assert s["length_buckets"]["2-4s"] == {"streaming": 430.0, "sequential": 1650.0}
+    assert s["turns"][0]["length_bucket"] == "<2s" and s["turns"][0]["speech_s"] == 1.2
+    table = format_table(s)
+    row = next(line for line in table.splitlines() if line.strip().startswith("4-8s"))
+    assert "455 (n=2, asr 155)" in row and "2025 (n=2" in row  # both designs on one row
+    assert ">4s - <2s" in table and "+46" in table

@@ -140,7 +140,7 @@ class LockedASR:
         self.partials_timed_out = 0  # a partial that held the model for its whole 3 s
         self.finals = 0
 
-    def transcribe(self, pcm, lang=None, partial=False, cancel=None):
+    def transcribe(self, pcm, lang=None, partial=False, cancel=None, prior=None):
         from avatar.cancel import Cancelled
         from fakes import Transcript
         with self.lock:

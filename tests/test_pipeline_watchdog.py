@@ -54,7 +54,7 @@ class FaultyASR(FakeASR):
         super().__init__(delay=0.01)
         self.fault = Fault(kind)
 
-    def transcribe(self, pcm, lang=None, partial=False, cancel=None):
+    def transcribe(self, pcm, lang=None, partial=False, cancel=None, prior=None):
         bad, value = self.fault.strike({"wrong_type": 42, "empty": Transcript("", "de")})
         return value if bad else super().transcribe(pcm, lang, partial, cancel)
 

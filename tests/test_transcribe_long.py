@@ -40,7 +40,7 @@ class FakeASR:
     def __init__(self, cfg, languages, *a, **kw):
         FakeASR.calls = []
 
-    def transcribe(self, pcm, lang=None, partial=False, cancel=None):
+    def transcribe(self, pcm, lang=None, partial=False, cancel=None, prior=None):
         FakeASR.calls.append(len(pcm))
         n = len(FakeASR.calls)
         return Transcript(f"piece{n}", lang or "de", 0.9, "", 12.0, f"piece{n}", "trimmed")

@@ -70,7 +70,7 @@ def test_a_turn_lost_to_a_hung_stage_shows_the_apology(qtbot, tmp_path):
     release = threading.Event()
 
     class HungASR(FakeASR):
-        def transcribe(self, pcm, lang=None, partial=False, cancel=None):
+        def transcribe(self, pcm, lang=None, partial=False, cancel=None, prior=None):
             release.wait(10)
             return Transcript("", "en", dropped="empty")
 

@@ -15,6 +15,8 @@ class Transcript:
     path: str = ""            # trimmed | full | partial: which decoding produced the text
     no_speech_prob: float = 0.0
     avg_logprob: float = 0.0
+    prior_used: bool = False  # the previous turn's language decided (a short utterance Whisper was unsure of)
+    prompt_tokens: int = 0    # venue words given to Whisper as its prompt, in tokens (0: none)
 
     @property
     def kept(self) -> bool:

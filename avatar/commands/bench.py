@@ -8,7 +8,8 @@ from avatar.errors import AvatarError
 
 
 def add_arguments(p) -> None:
-    p.add_argument("wavs", nargs="*", help="question recordings (default: the bundled bench set)")
+    p.add_argument("wavs", nargs="*", help="question recordings, WAV or FLAC (default: the bundled bench set, "
+                                           "assets/samples/)")
     p.add_argument("--json", metavar="FILE", help="write every turn and the percentiles here")
     p.add_argument("--sequential", action="store_true",
                    help="also run each turn the sequential way (side by side, interleaved)")
@@ -24,7 +25,8 @@ def add_arguments(p) -> None:
 def default_wavs() -> list[Path]:
     from avatar.paths import assets_dir
 
-    wavs = sorted((assets_dir() / "samples").rglob("*.wav"))
+    samples = assets_dir() / "samples"
+    wavs = sorted([*samples.rglob("*.wav"), *samples.rglob("*.flac")])
     if not wavs:
         raise AvatarError("no bench recordings found in assets/samples/", "pass WAV files: avatar bench a.wav b.wav")
     return wavs

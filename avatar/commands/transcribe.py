@@ -7,6 +7,9 @@ out, piece by piece with its times, and a cut that found no pause is said, with 
 
 `--compare` also runs faster-whisper's plain transcribe() (30 s window) on each file, side by side
 in one run; with `--names-are-transcripts` it scores word accuracy against the file names.
+Like the kiosk, the recognizer gets the knowledge pack's words as its prompt (`asr.venue_prompt`,
+pack `general.knowledge`); `--venue-compare` decodes each file with and without them, side by side;
+`--prior de|en` is the previous turn's language (the kiosk's prior for short, unsure utterances).
 """
 from __future__ import annotations
 
@@ -39,6 +42,10 @@ def add_arguments(parser) -> None:
                         help="bench: the file name (without .wav) is the reference text; report word accuracy")
     parser.add_argument("--piece-s", type=float, default=PIECE_S,
                         help=f"files longer than this are transcribed in pieces cut at pauses (default {PIECE_S:g} s, 5-28)")
+    parser.add_argument("--venue-compare", action="store_true",
+                        help="bench: decode each file with the venue's words as prompt and without, side by side")
+    parser.add_argument("--prior", choices=("de", "en"),
+                        help="the previous turn's language (decides short utterances Whisper is unsure of)")
 
 
 def run(args, cfg) -> int:
@@ -48,15 +55,21 @@ def run(args, cfg) -> int:
         cfg = cfg.with_overrides({"asr.trim_window": False})
     if not 5.0 <= args.piece_s <= 28.0:
         raise ConfigError(f"--piece-s {args.piece_s:g} is out of range", hint="use 5 to 28 seconds (Whisper hears 30 s at most)")
+    if args.venue_compare:
+        cfg = cfg.with_overrides({"asr.venue_prompt": True})
     asr = WhisperASR(cfg.asr, cfg.general.languages)
-    if args.compare or args.repeat > 1 or args.names_are_transcripts:
+    if cfg.asr.venue_prompt:  # as the kiosk does (avatar/pipeline/build.py)
+        from avatar.pipeline.build import give_venue_words
+
+        give_venue_words(asr, cfg)
+    if args.compare or args.repeat > 1 or args.names_are_transcripts or args.venue_compare:
         return _bench(asr, args)
     for path in args.wav:
         pcm = read_wav_16k(path)
         if len(pcm) > args.piece_s * SAMPLE_RATE:
             _print_pieces(path, pcm, _transcribe_pieces(asr, pcm, args.lang, args.piece_s), args.json)
             continue
-        tr = asr.transcribe(pcm, lang=args.lang)
+        tr = asr.transcribe(pcm, lang=args.lang, prior=args.prior)
         if args.json:
             print(json.dumps({"input": path, **asdict(tr)}, ensure_ascii=False))
         elif tr.dropped:
@@ -135,15 +148,22 @@ def _bench(asr, args) -> int:
 
     asr.warmup()
     rows = []
-    totals = {"kiosk": [0, 0], "plain": [0, 0]}
+    totals = {"kiosk": [0, 0], "plain": [0, 0], "no_venue": [0, 0]}
     for path in args.wav:
         pcm = read_wav_16k(path)
         ref = Path(path).stem if args.names_are_transcripts else ""
         row = {"input": path, "seconds": round(len(pcm) / SAMPLE_RATE, 2)}
-        kiosk_ms, plain_ms = [], []
+        kiosk_ms, plain_ms, bare_ms = [], [], []
         for _ in range(max(1, args.repeat)):  # interleaved, so both paths see the same machine load
-            tr = asr.transcribe(pcm, lang=args.lang)
+            tr = asr.transcribe(pcm, lang=args.lang, prior=args.prior)
             kiosk_ms.append(tr.ms)
+            if args.venue_compare:
+                asr.prompting = False
+                try:
+                    bare = asr.transcribe(pcm, lang=args.lang, prior=args.prior)
+                finally:
+                    asr.prompting = True
+                bare_ms.append(bare.ms)
             if args.compare:
                 t0 = now()
                 segments, info = asr.model.transcribe(pcm.astype(np.float32) / 32768.0, language=args.lang,
@@ -152,7 +172,11 @@ def _bench(asr, args) -> int:
                 plain = " ".join(s.text.strip() for s in segments).strip()
                 plain_ms.append((now() - t0) * 1000.0)
         row.update(text=tr.raw_text, lang=tr.lang, lang_prob=round(tr.lang_prob, 3), dropped=tr.dropped,
-                   path=tr.path, ms=round(statistics.median(kiosk_ms), 1))
+                   path=tr.path, ms=round(statistics.median(kiosk_ms), 1), prompt_tokens=tr.prompt_tokens,
+                   prior_used=tr.prior_used)
+        if args.venue_compare:
+            row.update(no_venue_text=bare.raw_text, no_venue_lang=bare.lang, no_venue_dropped=bare.dropped,
+                       no_venue_ms=round(statistics.median(bare_ms), 1))
         if args.compare:
             row.update(plain_text=plain, plain_lang=info.language, plain_ms=round(statistics.median(plain_ms), 1))
         if ref:
@@ -163,11 +187,17 @@ def _bench(asr, args) -> int:
                 errs, n = word_errors(ref, plain)
                 totals["plain"][0] += errs; totals["plain"][1] += n
                 row["plain_word_errors"] = errs
+            if args.venue_compare:
+                errs, n = word_errors(ref, bare.raw_text)
+                totals["no_venue"][0] += errs; totals["no_venue"][1] += n
+                row["no_venue_word_errors"] = errs
         rows.append(row)
         if args.json:
             print(json.dumps(row, ensure_ascii=False), flush=True)
         else:
             extra = f" | plain {row['plain_ms']:.0f} ms [{row['plain_lang']}] {row['plain_text']}" if args.compare else ""
+            if args.venue_compare:
+                extra += f" | no venue words {row['no_venue_ms']:.0f} ms [{bare.lang}] {bare.raw_text}"
             print(f"{row['ms']:6.0f} ms [{tr.lang} {tr.lang_prob:.2f}] {tr.raw_text}{extra}  <- {Path(path).name}", flush=True)
     summary = {"files": len(rows), "median_ms": round(statistics.median(r["ms"] for r in rows), 1),
                "langs": {l: sum(r["lang"] == l for r in rows) for l in sorted({r["lang"] for r in rows})},
@@ -175,9 +205,15 @@ def _bench(asr, args) -> int:
     if args.compare:
         summary["plain_median_ms"] = round(statistics.median(r["plain_ms"] for r in rows), 1)
         summary["plain_langs"] = {l: sum(r["plain_lang"] == l for r in rows) for l in sorted({r["plain_lang"] for r in rows})}
+    summary["prior_used"] = sum(bool(r["prior_used"]) for r in rows)
+    if args.venue_compare:
+        summary["no_venue_median_ms"] = round(statistics.median(r["no_venue_ms"] for r in rows), 1)
+        summary["no_venue_langs"] = {l: sum(r["no_venue_lang"] == l for r in rows)
+                                     for l in sorted({r["no_venue_lang"] for r in rows})}
+        summary["no_venue_dropped"] = sum(bool(r["no_venue_dropped"]) for r in rows)
     if args.names_are_transcripts:
         for key, (errs, n) in totals.items():
-            if n and (key == "kiosk" or args.compare):
+            if n and (key == "kiosk" or (key == "plain" and args.compare) or (key == "no_venue" and args.venue_compare)):
                 summary[f"{key}_word_accuracy"] = round(1 - errs / n, 3)
     print(json.dumps({"summary": summary}) if args.json else f"summary: {json.dumps(summary)}")
     return 0

@@ -4,6 +4,10 @@ Voice-to-voice = first audible reply sample minus the last speech sample of the 
 in the whole file offline, not by the streaming endpointer). With `sequential`, every file also runs the way most
 voice assistants work (confirmed end of turn, then full-window ASR, then the whole answer, then
 whole-reply TTS), interleaved with the streaming run so both see the same machine load.
+
+Every turn also carries its utterance length (first to last speech sample of the file, Silero over
+the whole file), and the summary gives voice-to-voice per length bucket (under 2 s, 2-4 s, 4-8 s,
+over 8 s) for each design side by side: whether the wait grows with the question.
 """
 from __future__ import annotations
 
@@ -21,6 +25,11 @@ from avatar.errors import ConfigError
 from avatar.frames import SAMPLE_RATE
 from avatar.stats import percentile_ms
 from avatar.trace import Tracer
+
+# Utterance length buckets (seconds of speech, first to last speech sample): label, from, up to.
+LENGTH_BUCKETS: tuple[tuple[str, float, float], ...] = (
+    ("<2s", 0.0, 2.0), ("2-4s", 2.0, 4.0), ("4-8s", 4.0, 8.0), (">8s", 8.0, float("inf")))
+LONG_S, SHORT_S = 4.0, 2.0  # the issue's check: p50 over 4 s against p50 under 2 s
 
 MODES = {
     "streaming": {},
@@ -59,20 +68,41 @@ class Turn:
     voice_to_voice_ms: float | None
     speculative: bool = False
     discarded: int = 0
+    speech_s: float | None = None  # utterance length: first to last speech sample of the file
+
+    @property
+    def bucket(self) -> str:
+        return length_bucket(self.speech_s)
 
     def to_json(self) -> dict:
         return {"mode": self.mode, "input": self.input, "lang": self.lang, "transcript": self.transcript,
                 "reply": self.reply, "stages": self.stages, "voice_to_voice_ms": self.voice_to_voice_ms,
-                "speculative": self.speculative, "discarded": self.discarded}
+                "speculative": self.speculative, "discarded": self.discarded,
+                "speech_s": self.speech_s, "length_bucket": self.bucket}
+
+
+def length_bucket(seconds: float | None) -> str:
+    """The LENGTH_BUCKETS label of an utterance this long ("" when unknown); a bound belongs to the longer bucket."""
+    if seconds is None:
+        return ""
+    for label, lo, hi in LENGTH_BUCKETS:
+        if lo <= seconds < hi:
+            return label
+    return LENGTH_BUCKETS[-1][0]
 
 
 def last_speech_sample(pcm: np.ndarray, rate: int = SAMPLE_RATE) -> float:
     """Stream seconds of the file's last speech sample: Silero over the whole file with a fresh
     state (an energy threshold mistakes a real recording's noise floor for speech)."""
+    return speech_bounds(pcm, rate)[1]
+
+
+def speech_bounds(pcm: np.ndarray, rate: int = SAMPLE_RATE) -> tuple[float, float]:
+    """(first, last) speech sample of the file in stream seconds; the whole file when Silero hears none."""
     from avatar.vad.speech_span import speech_span
 
     span = speech_span(pcm)
-    return span[1] if span else len(pcm) / rate
+    return span if span else (0.0, len(pcm) / rate)
 
 
 def percentiles(values: Sequence[float | None]) -> dict[str, float | None]:
@@ -96,14 +126,15 @@ def run_bench(cfg, wavs: Sequence[Path], modes: Sequence[str] = ("streaming",), 
         done = 0
         for rep in range(repeats):
             for wav in wavs:
-                true_end = last_speech_sample(read_wav_16k(wav))
+                start, true_end = speech_bounds(read_wav_16k(wav))
+                speech_s = round(true_end - start, 2)
                 for mode in modes:  # interleaved: both designs see the same load
                     mode_cfg = cfg.with_overrides(overrides[mode])
                     loop = build_voice_loop(mode_cfg, [wav], Path(tmp) / "out.wav", tracer, stages_of[mode])
                     metrics = loop.run_until_done(drain=False, timeout=60)
                     done += 1
                     if not metrics:
-                        turns.append(Turn(mode, str(wav), "", "", "", {}, None))
+                        turns.append(Turn(mode, str(wav), "", "", "", {}, None, speech_s=speech_s))
                         progress(f"[{done}/{total}] {mode:<10} {Path(wav).name}: no reply")
                         continue
                     m = metrics[0]  # one question per file
@@ -113,8 +144,8 @@ def run_bench(cfg, wavs: Sequence[Path], modes: Sequence[str] = ("streaming",), 
                     # the endpoint stage runs from the true end of speech, so the stages still add up
                     stage_ms["endpoint"] = round(stage_ms.get("endpoint", 0.0) + (m.speech_end - true_end_clock) * 1000, 2)
                     turns.append(Turn(mode, str(wav), m.lang, m.transcript, m.reply, stage_ms, round(v2v, 1),
-                                      m.speculative, loop.discarded))
-                    progress(f"[{done}/{total}] {mode:<10} {Path(wav).name}: {v2v:.0f} ms  "
+                                      m.speculative, loop.discarded, speech_s))
+                    progress(f"[{done}/{total}] {mode:<10} {Path(wav).name} ({speech_s:.1f} s): {v2v:.0f} ms  "
                              f"'{m.transcript}' -> '{m.reply[:60]}'")
     return summarize(turns, stages_of[modes[0]].notices)
 
@@ -134,8 +165,19 @@ def summarize(turns: list[Turn], notices: Sequence[str] = ()) -> dict:
                    "no_reply": sum(1 for t in mt if t.voice_to_voice_ms is None),
                    # speculative work thrown away because the visitor went on speaking
                    "discarded": sum(t.discarded for t in mt),
-                   "turns_with_discard": sum(1 for t in mt if t.discarded)}
+                   "turns_with_discard": sum(1 for t in mt if t.discarded),
+                   "by_length": _by_length(mt)}
+        long = percentiles([t.voice_to_voice_ms for t in mt if t.speech_s is not None and t.speech_s >= LONG_S])
+        short = percentiles([t.voice_to_voice_ms for t in mt if t.speech_s is not None and t.speech_s < SHORT_S])
+        summary["long_vs_short"] = {"long_p50": long["p50"], "long_n": long["n"], "short_p50": short["p50"],
+                                    "short_n": short["n"], "difference_ms": (
+                                        round(long["p50"] - short["p50"], 1)
+                                        if long["p50"] is not None and short["p50"] is not None else None)}
         out["modes"][mode] = summary
+    # the bucket table, designs side by side: {bucket: {mode: p50}}
+    out["length_buckets"] = {label: {mode: s["by_length"][label]["voice_to_voice"]["p50"]
+                                     for mode, s in out["modes"].items()}
+                             for label, _, _ in LENGTH_BUCKETS}
     if {"streaming", "sequential"} <= set(out["modes"]):
         s = out["modes"]["streaming"]["voice_to_voice"]["p50"]
         q = out["modes"]["sequential"]["voice_to_voice"]["p50"]
@@ -156,7 +198,43 @@ def format_table(summary: dict) -> str:
         lines.append("  stage medians (ms): " + ", ".join(f"{k} {v}" for k, v in s["stages_p50"].items()))
     if "sequential_over_streaming_p50" in summary:
         lines.append(f"sequential / streaming p50: {summary['sequential_over_streaming_p50']}x")
+    lines.extend(format_length_table(summary))
     return "\n".join(lines)
+
+
+def format_length_table(summary: dict) -> list[str]:
+    """Voice-to-voice p50 per utterance length bucket, one column per design (and the ASR median)."""
+    modes = list(summary.get("modes", {}))
+    if not modes:
+        return []
+    rows: list[list[str]] = []
+    for label, _, _ in LENGTH_BUCKETS:
+        cells = [label]
+        for m in modes:
+            b = summary["modes"][m]["by_length"][label]
+            v, asr = b["voice_to_voice"], b["stages_p50"].get("asr")
+            cells.append("-" if v["p50"] is None else
+                         f"{v['p50']:.0f} (n={v['n']}" + (f", asr {asr:.0f})" if asr is not None else ")"))
+        rows.append(cells)
+    diffs = [summary["modes"][m].get("long_vs_short", {}).get("difference_ms") for m in modes]
+    rows.append([">4s - <2s", *("-" if d is None else f"{d:+.0f}" for d in diffs)])
+    width = max(len(c) for row in rows + [modes] for c in row) + 2
+    lines = ["voice-to-voice p50 by utterance length (ms; n turns; ASR final median):",
+             "  " + "speech".ljust(10) + "".join(m.rjust(width) for m in modes)]
+    lines += ["  " + row[0].ljust(10) + "".join(c.rjust(width) for c in row[1:]) for row in rows]
+    return lines
+
+
+def _by_length(turns: list[Turn]) -> dict:
+    out = {}
+    for label, _, _ in LENGTH_BUCKETS:
+        bt = [t for t in turns if t.bucket == label]
+        names = list(dict.fromkeys(k for t in bt for k in t.stages))
+        out[label] = {"voice_to_voice": percentiles([t.voice_to_voice_ms for t in bt]),
+                      "stages_p50": {k: round(statistics.median([t.stages[k] for t in bt if k in t.stages]), 1)
+                                     for k in names},
+                      "inputs": len({t.input for t in bt})}
+    return out
 
 
 def _cores() -> int:

@@ -46,12 +46,34 @@ def load_stages(cfg, tracer: Tracer = TRACER, knowledge: str | None = None,
             notices.append(f"{lang}: no piper voice installed, speaking with {info.engine} ({info.name})")
     progress("loading the answerer")
     answerer, fallback = make_answerer(cfg, tracer, knowledge=knowledge, notices=notices)
+    give_venue_words(asr, cfg, knowledge, answerer, fallback)
     progress("warming up")
     for stage in (asr, tts, answerer):
         if hasattr(stage, "warmup"):
             stage.warmup()
     renew = {"answerer": lambda: make_answerer(cfg, tracer, knowledge=knowledge)[0]}
     return Stages(asr, tts, answerer, fallback, notices, renew)
+
+
+def give_venue_words(asr, cfg, knowledge: str | None = None, *answerers) -> None:
+    """The knowledge pack's names and keywords to the recognizer as its prompt (`asr.venue_prompt`).
+
+    The ASR stage never reads packs: the pipeline takes the answerer's pack (or loads it) and
+    passes plain word lists per language."""
+    if not cfg.asr.venue_prompt or not hasattr(asr, "set_vocabulary"):
+        return
+    from avatar.pipeline.venue_words import venue_words
+
+    pack = next((a.pack for a in answerers if getattr(a, "pack", None) is not None), None)
+    if pack is None:
+        try:
+            from avatar.answer import load_knowledge
+
+            pack = load_knowledge(cfg, knowledge)
+        except Exception:  # no pack, no prompt: recognition works without it
+            log.warning("no knowledge pack for the recognizer's venue words", exc_info=True)
+            return
+    asr.set_vocabulary(venue_words(pack, list(cfg.general.languages)))
 
 
 class PlaylistSource:

@@ -93,6 +93,9 @@ class VoiceLoop:
 
         self.lang = cfg.general.lang  # auto | de | en
         self._detected_lang = ""
+        # the language of the previous turn (or the visitor's DE/EN choice): the recognizer's prior
+        # for a short utterance whose language it is unsure of
+        self._prior_lang = ""
         self.languages = list(cfg.general.languages)
         self.history: list[HistoryTurn] = []
         self.metrics: list[ev.TurnMetrics] = []
@@ -163,6 +166,8 @@ class VoiceLoop:
         if lang not in ("auto", "de", "en"):
             raise ValueError(f"unknown language {lang!r}")
         self.lang = lang
+        if lang in self.languages:
+            self._prior_lang = lang  # still the prior if the visitor goes back to auto
         self.emit(ev.LanguageChanged(now(), lang=lang))
 
     def start(self) -> None:
@@ -370,6 +375,7 @@ class VoiceLoop:
             had = bool(self.history)
             self.history.clear()  # privacy: nothing of a visitor outlives their session
             self._partial_text = ""
+            self._prior_lang = self._forced_lang() or ""  # the next visitor may speak the other language
             if announce:  # the timings stay for the HUD's percentiles, the words go
                 self.metrics = [replace(m, transcript="", reply="") for m in self.metrics]
         self.tracer.end_visit()  # the words in the trace's spans go too (the ASR span's text)
@@ -399,7 +405,8 @@ class VoiceLoop:
                 continue
             try:
                 tr = self._asr.call(lambda asr: asr.transcribe(
-                    audio, lang=self._forced_lang(), partial=True, cancel=token), token, wait_fresh=False)
+                    audio, lang=self._forced_lang(), partial=True, cancel=token, prior=self._prior()),
+                    token, wait_fresh=False)
                 _check_transcript(tr)
             except Cancelled:
                 continue  # a final transcription started: it gets the cores
@@ -414,6 +421,9 @@ class VoiceLoop:
     def _forced_lang(self) -> str | None:
         return None if self.lang == "auto" else self.lang
 
+    def _prior(self) -> str | None:
+        return self._prior_lang or None
+
     # --- one turn ------------------------------------------------------------------------
     def _run_job(self, job: TurnJob) -> None:
         stage = "asr"
@@ -421,9 +431,10 @@ class VoiceLoop:
         try:
             with self.tracer.span("asr", turn=job.id, speculative=job.speculative) as info:
                 tr = self._asr.call(lambda asr: asr.transcribe(
-                    job.audio, lang=self._forced_lang(), cancel=job.token), job.token)
+                    job.audio, lang=self._forced_lang(), cancel=job.token, prior=self._prior()), job.token)
                 _check_transcript(tr)
-                info.update(text=tr.text, lang=tr.lang, dropped=tr.dropped)
+                info.update(text=tr.text, lang=tr.lang, dropped=tr.dropped,
+                            prior_used=bool(getattr(tr, "prior_used", False)))
             job.marks["asr"] = now()
             job.token.raise_if_cancelled()
             if job.speculative and not job.confirmed.is_set():
@@ -438,6 +449,7 @@ class VoiceLoop:
             if self.lang == "auto" and lang != self._detected_lang:
                 self._detected_lang = lang
                 self.emit(ev.LanguageChanged(now(), lang=lang))
+            self._prior_lang = lang
 
             stage = "answer"
             answer = self._answer(job, tr.text, lang)
