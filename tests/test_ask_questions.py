@@ -26,3 +26,9 @@ def test_ask_without_a_question_or_with_a_missing_file_says_what_to_do(tmp_path,
     assert "--questions" in capsys.readouterr().err
     assert cli.main(["ask", "--questions", str(tmp_path / "nope.txt")]) != 0
     assert "not found" in capsys.readouterr().err
+
+
+def test_a_model_named_with_model_that_cannot_serve_is_an_error(tmp_path, capsys):
+    assert cli.main(["ask", "Wo ist die Garderobe?", "--model", str(tmp_path / "no-such-model")]) != 0
+    err = capsys.readouterr().err
+    assert "model folder not found" in err and "Traceback" not in err

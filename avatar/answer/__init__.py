@@ -27,11 +27,13 @@ def load_answer_model(cfg, path=None):
                       purpose="the kiosk's answerer")
 
 
-def make_answerer(cfg, tracer: Tracer = TRACER, knowledge: str | None = None, notices: list | None = None):
+def make_answerer(cfg, tracer: Tracer = TRACER, knowledge: str | None = None, notices: list | None = None,
+                  strict: bool = False):
     """The answerer `answer.kind` asks for, and the retrieval answerer as its safe fallback.
 
     Returns (answerer, fallback). A missing or broken diffusion model is not fatal: the kiosk
-    answers from retrieval and says so (notices, doctor, UI).
+    answers from retrieval and says so (notices, doctor, UI). With `strict` (a model the operator
+    named explicitly, `avatar ask --model`) the model's error is raised instead.
     """
     from avatar.answer.retrieval_answerer import RetrievalAnswerer
 
@@ -44,6 +46,8 @@ def make_answerer(cfg, tracer: Tracer = TRACER, knowledge: str | None = None, no
 
         return DiffusionAnswerer(cfg, pack, tracer, lm=load_answer_model(cfg)), fallback
     except AvatarError as exc:
+        if strict:
+            raise
         message = f"diffusion answerer unavailable, answering from retrieval: {exc.message}"
     except ImportError as exc:
         message = f"diffusion answerer not installed, answering from retrieval: {exc}"

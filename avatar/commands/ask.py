@@ -29,7 +29,7 @@ def run(args, cfg) -> int:
         raise AvatarError("ask needs one question or --questions FILE (not both)",
                           hint='avatar ask "Wo ist die Garderobe?"  or  avatar ask --questions questions.txt')
     questions = [args.question] if args.question is not None else _read_questions(args.questions)
-    answerer = _answerer(cfg, args.knowledge)
+    answerer = _answerer(cfg, args.knowledge, strict=bool(args.model))
     retriever = getattr(answerer, "retriever", None)
     if retriever is not None and hasattr(retriever, "prepare"):
         retriever.prepare(tuple(cfg.general.languages))  # the index at load: a question's time is its own
@@ -79,15 +79,16 @@ def _read_questions(source: str) -> list[str]:
     return questions
 
 
-def _answerer(cfg, knowledge: str | None):
-    """The configured answerer (make_answerer), or the retrieval answerer while that is missing."""
+def _answerer(cfg, knowledge: str | None, strict: bool = False):
+    """The configured answerer (make_answerer), or the retrieval answerer while that is missing;
+    `strict`: a model named with --model that cannot serve is an error, not a quiet fallback."""
     notices: list[str] = []
     try:
         from avatar.answer import make_answerer
     except ImportError:
         make_answerer = None
     if make_answerer is not None:
-        made = make_answerer(cfg, knowledge=knowledge, notices=notices)
+        made = make_answerer(cfg, knowledge=knowledge, notices=notices, strict=strict)
         answerer = made[0] if isinstance(made, tuple) else made
     else:
         from avatar.answer import knowledge as kp
