@@ -71,26 +71,25 @@ def fallback_reply(question: str, lang: str, facts: Sequence[Fact], min_match: f
     lang = lang if lang in NOT_KNOWN else "en"
     kind = asked_kind(question, lang)
     days = asked_days(question, lang)
-    best: tuple[float, Fact] | None = None
+    best: tuple[float, float, Fact] | None = None  # (score, coverage alone, fact)
     top = max((f.score for f in facts), default=0.0) or 1.0
-    for i, fact in enumerate(facts):
+    for fact in facts:
         if fact.lang and fact.lang != lang:
             continue
-        score = coverage(question, lang, f"{fact.text} {keywords_of(fact) if keywords_of else ''}")
-        score += 0.15 * (fact.score / top if fact.score else 0.0)  # retrieval's order breaks near ties
         if not holds_kind(fact.text, kind):
             continue  # "wann" is not answered by a fact without a time
+        cov = coverage(question, lang, f"{fact.text} {keywords_of(fact) if keywords_of else ''}")
+        score = cov + 0.15 * (fact.score / top if fact.score else 0.0)  # retrieval's order breaks near ties
         if days and days & {v for it in extract(fact.text, lang).items if it.kind == "weekday" for v in it.values}:
             score += DAY_BONUS
         if best is None or score > best[0]:
-            best = (score, fact)
-    if best and sure_score is not None and best[0] < min_match:
-        cov, f = best[0] - 0.15 * (best[1].score / top if best[1].score else 0.0), best[1]
-        if f.score >= sure_score and (cov >= 0.5 or f.score >= 2 * sure_score):
-            return Fallback(answering_clause(question, lang, f) if clause else _whole(f), "fact", f.id, round(best[0], 3))
-    if best and best[0] >= min_match:
-        text = answering_clause(question, lang, best[1]) if clause else _whole(best[1])
-        return Fallback(text, "fact", best[1].id, round(best[0], 3))
+            best = (score, cov, fact)
+    if best:
+        score, cov, fact = best
+        trusted = sure_score is not None and fact.score >= sure_score and (cov >= 0.5 or fact.score >= 2 * sure_score)
+        if score >= min_match or trusted:
+            text = answering_clause(question, lang, fact) if clause else _whole(fact)
+            return Fallback(text, "fact", fact.id, round(score, 3))
     return Fallback(NOT_KNOWN[lang], "not_known", "", round(best[0], 3) if best else 0.0)
 
 
