@@ -9,6 +9,8 @@ from avatar.paths import resolve
 
 def add_arguments(parser) -> None:
     parser.add_argument("--minutes", type=float, default=60.0, help="stop after this much training time")
+    parser.add_argument("--clock", default="wall", choices=["wall", "cpu"],
+                        help="what --minutes counts: wall time, or this process's CPU time (fair between runs sharing a CPU)")
     parser.add_argument("--steps", type=int, default=100_000, help="stop after this many steps")
     parser.add_argument("--out", default="runs/avatar-mdlm", help="run folder (checkpoint.pt, model/)")
     parser.add_argument("--resume", action="store_true", help="go on from the run folder's checkpoint")
@@ -35,7 +37,7 @@ def run(args, cfg) -> int:
     opts = TrainOptions(out=resolve(args.out), steps=args.steps, minutes=args.minutes, seed=args.seed,
                         resume=args.resume, batch=args.batch, size=args.size, threads=args.threads, device=args.device,
                         decline_share=args.decline_share, styled_share=args.styled_share, lr=args.lr,
-                        init=resolve(args.init) if args.init else None)
+                        init=resolve(args.init) if args.init else None, clock=args.clock)
     result = train(opts)
     (opts.out / "train_result.json").write_text(json.dumps(result, indent=1))
     print(f"trained {result['steps']} steps in {result['seconds'] / 60:.1f} min, loss {result['loss']:.3f}; "

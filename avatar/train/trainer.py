@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -51,6 +52,7 @@ class TrainOptions:
     decline_share: float = corpus.DECLINE_SHARE  # unanswerable questions in the training mix
     styled_share: float = corpus.STYLED_SHARE    # examples from venues in other operators' styles (styled.py)
     init: Path | None = None         # start from this model folder's weights and tokenizer (fresh optimiser)
+    clock: str = "wall"              # "cpu": `minutes` counts this process's CPU time, fair between runs sharing a CPU
 
 
 def batches(codec: PromptCodec, opts: TrainOptions, start_step: int):
@@ -134,14 +136,17 @@ def train(opts: TrainOptions) -> dict:
         step, elapsed, history = state["step"], state["elapsed"], state["history"]
         torch.set_rng_state(state["torch_rng"])
     data = batches(codec, opts, step)
-    t0, last_ckpt = now() - elapsed, now()
+    if opts.clock not in ("wall", "cpu"):
+        raise ModelError(f"train clock {opts.clock!r}: expected wall or cpu")
+    clock = time.process_time if opts.clock == "cpu" else now
+    t0, last_ckpt = clock() - elapsed, now()
     bar = tqdm(total=opts.steps, initial=step, desc="train", dynamic_ncols=True)
     running = None
     model.train()
-    while step < opts.steps and (now() - t0) < opts.minutes * 60:
+    while step < opts.steps and (clock() - t0) < opts.minutes * 60:
         prompt, reply = (x.to(device) for x in next(data))
         for g in optim.param_groups:
-            g["lr"] = lr_at(max(step / opts.steps, (now() - t0) / (opts.minutes * 60)), opts, step)
+            g["lr"] = lr_at(max(step / opts.steps, (clock() - t0) / (opts.minutes * 60)), opts, step)
         loss = diffusion_loss(model, prompt, reply, opts.copies)
         optim.zero_grad(set_to_none=True)
         loss.backward()
@@ -152,13 +157,13 @@ def train(opts: TrainOptions) -> dict:
         bar.update(1)
         bar.set_postfix(loss=f"{running:.3f}", lr=f"{optim.param_groups[0]['lr']:.1e}")
         if step % 25 == 0:
-            history.append((step, round(now() - t0, 1), round(running, 4)))
+            history.append((step, round(clock() - t0, 1), round(running, 4)))
         if now() - last_ckpt > opts.checkpoint_minutes * 60:
-            save_checkpoint(out, model, optim, step, now() - t0, history, tok_path)
+            save_checkpoint(out, model, optim, step, clock() - t0, history, tok_path)
             last_ckpt = now()
     bar.close()
-    save_checkpoint(out, model, optim, step, now() - t0, history, tok_path)
-    return {"steps": step, "seconds": round(now() - t0, 1), "loss": running, "history": history,
+    save_checkpoint(out, model, optim, step, clock() - t0, history, tok_path)
+    return {"steps": step, "seconds": round(clock() - t0, 1), "clock": opts.clock, "loss": running, "history": history,
             "params": sum(p.numel() for p in model.parameters()), "options": {k: str(v) for k, v in asdict(opts).items()}}
 
 
