@@ -31,7 +31,7 @@ STOPWORDS = {
         von vom zu zum zur für um über unter vor bis nicht noch schon auch nur mal bitte denn doch ja
         nein so sehr gern gerne eigentlich hallo entschuldigung entschuldigen sie ähm äh hm also dann
         einmal etwas irgendwo sagen sag mir wissen weiß würde würden gern bei beim es's findet finde
-        finden ich's kriege bekomme bekommen viel viele heißt heisst lautet nächste nächsten nächster
+        finden ich's kriege bekomme bekommen viel viele heißt heisst lautet nächste nächsten nächster fürs ins ans aufs vors übers
     """.split()),
     "en": frozenset("""
         the a an and or but i you he she it we they me my your our us them is are am was were be been
@@ -60,6 +60,11 @@ _RENDERED_HOURS = ("hours-today", "hours-week")
 # Only questions about today get today's hours; the others get the week.
 _TODAY_WORDS = frozenset("heute jetzt noch gerade momentan today now still currently tonight right".split())
 _STEMMERS = {"de": "german", "en": "english"}
+# A question word rarer than this in everyday language (wordfreq's Zipf scale: 4 = once per 100,000
+# words) names the thing asked about; common words ("need", "bringen", "long") do not.
+SPECIFIC_ZIPF = 4.0
+GATE_COVERAGE = 0.5  # a fact that lacks a specific word must hold at least this share of the question
+RERANK_RATIO = 0.5  # a lower fact holding the specific words the best one lacks goes first down to this score share
 
 
 @lru_cache(maxsize=20_000)
@@ -82,6 +87,36 @@ _CUE_TERMS = {lang: frozenset(analyze(" ".join(w for cue in _TOPIC_CUES.values()
               for lang in _STEMMERS}
 
 
+def _holds_part(term: str, terms: frozenset[str]) -> bool:
+    """A fact's compound holds the term: "badeschluss" holds "bad" (ASR splits "bade schluss")."""
+    return len(term) >= 3 and any(len(t) > len(term) and (t.startswith(term) or t.endswith(term)) for t in terms)
+
+
+def _venue_compound(term: str, venue_terms: frozenset[str]) -> bool:
+    """A long word with the same last part as a long word of the venue's name or kind ("schwimmbad",
+    "hallenbad"): the visitor's name for the venue."""
+    if len(term) < 6:
+        return False
+    return any(len(v) >= 6 and v != term and _common_tail(term, v) >= 3 for v in venue_terms)
+
+
+def _common_tail(a: str, b: str) -> int:
+    n = 0
+    while n < min(len(a), len(b)) and a[-1 - n] == b[-1 - n]:
+        n += 1
+    return n
+
+
+@lru_cache(maxsize=4096)
+def _everyday_zipf(word: str, lang: str) -> float:
+    """How common a word is in everyday German or English (wordfreq; 0 for words it does not list)."""
+    try:
+        from wordfreq import zipf_frequency
+    except ImportError:  # no frequency list: every word counts as everyday, the gate stays open
+        return 9.0
+    return zipf_frequency(word, lang, wordlist="small")
+
+
 def _trigrams(term: str) -> frozenset[str]:
     padded = f"#{term}#"
     return frozenset(padded[i:i + 3] for i in range(len(padded) - 2))
@@ -91,6 +126,15 @@ def _trigrams(term: str) -> frozenset[str]:
 class Match:
     facts: list[Fact]  # best first, with their scores
     coverage: float  # share of the question's words (venue name aside) that the pack knows
+    # What the best fact leaves open: the question's specific words (rare in everyday language: "imax",
+    # "rutsche", "atm") it does not hold, and the idf-weighted share of the question's words it holds.
+    unmatched: tuple[str, ...] = ()
+    fact_coverage: float = 1.0
+
+    def answers(self) -> bool:
+        """The best fact can answer: it holds every specific word the question asks about, or most of
+        the question's words ("gibt es eine rutsche" at a pool whose pack never mentions one: no)."""
+        return bool(self.facts) and not (self.unmatched and self.fact_coverage < GATE_COVERAGE)
 
 
 @dataclass
@@ -104,6 +148,7 @@ class _Index:
     trigrams: dict[str, frozenset[str]]
     day: date | None
     venue_terms: frozenset[str] = frozenset()
+    doc_terms: list[frozenset[str]] = field(default_factory=list)  # each fact's terms (text, keywords, parts)
     order: dict[str, int] = field(default_factory=dict)  # term -> its place in postings (ties keep pack order)
     sorted_terms: list[str] = field(default_factory=list)  # for "pack words that start with" a question word
     sorted_reversed: list[str] = field(default_factory=list)  # the same, spelt backwards: "that end with"
@@ -120,6 +165,11 @@ class _Index:
                 grams[g].append(t)
         self.gram_terms = dict(grams)
         self.today_doc = next((i for i, f in enumerate(self.facts) if f.id == "hours-today"), None)
+        terms_of: list[set[str]] = [set() for _ in self.facts]
+        for t, plist in self.postings.items():
+            for doc, _ in plist:
+                terms_of[doc].add(t)
+        self.doc_terms = [frozenset(t) for t in terms_of]
 
     def idf(self, term: str) -> float:
         n, df = len(self.facts), len(self.postings.get(term, ()))
@@ -170,8 +220,53 @@ class Retriever:
                     # The rendered opening hours answer a plain "when are you open" (no subject named).
                     general = fact.id in _RENDERED_HOURS and not has_subject
                     scores[doc] *= 1.0 + (_HOURS_BOOST if general else _CUE_BOOST)
-        best = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:k]
-        return Match([replace(index.facts[doc], score=round(score, 4)) for doc, score in best if score > 0], coverage)
+        best = [(doc, score) for doc, score in sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:k] if score > 0]
+        unmatched, fact_coverage = (), 1.0
+        if best:
+            asked = self._asked_words(question, lang, index)
+            held = [self._held(asked, index.doc_terms[doc]) for doc, _ in best]
+            first = 0
+            if held[0][0]:
+                # "bis wann hat die bar freitags auf": the week's hours score higher, the bar's fact holds "bar"
+                for i in range(1, len(best)):
+                    if best[i][1] >= RERANK_RATIO * best[0][1] and len(held[i][0]) < len(held[first][0]):
+                        first = i
+                best.insert(0, best.pop(first))
+                held.insert(0, held.pop(first))
+            unmatched, fact_coverage = held[0]
+        return Match([replace(index.facts[doc], score=round(score, 4)) for doc, score in best], coverage,
+                     unmatched, round(fact_coverage, 3))
+
+    def _asked_words(self, question: str, lang: str, index: _Index) -> list[tuple[str, float, bool, frozenset[str]]]:
+        """The question's content words: (word, idf weight, specific, the pack terms that stand for it)."""
+        asked = []
+        cue_terms = _CUE_TERMS[lang]
+        for w in dict.fromkeys(words(question)):
+            if w in STOPWORDS[lang] or len(w) < 2 or w.isdigit():
+                continue
+            stems = analyze(w, lang)
+            if not stems or stems[0] in index.venue_terms or stems[0] in cue_terms:
+                continue
+            if _venue_compound(stems[0], index.venue_terms):
+                continue  # "schwimmbad" at the "Hallenbad": the venue itself
+            found = {t for t, _ in _vocabulary_matches(stems[0], index)}
+            found |= {t for sib in siblings(w) for t in analyze(sib, lang) if t in index.postings}
+            weight = max((index.idf(t) for t in found), default=math.log(1.0 + len(index.facts)))
+            zipf = _everyday_zipf(w, lang)
+            # A word neither the pack nor everyday language knows ("kombo") is more likely misheard or
+            # misspelt than the name of what is asked: it cannot tell whether a fact answers.
+            specific = len(w) > 2 and zipf < SPECIFIC_ZIPF and (bool(found) or zipf > 0)
+            asked.append((w, weight, specific, frozenset(found)))
+        return asked
+
+    @staticmethod
+    def _held(asked, terms: frozenset[str]) -> tuple[tuple[str, ...], float]:
+        """The specific asked words a fact lacks, and the weighted share of asked words it holds."""
+        have = [bool(found & terms) or any(_holds_part(t, terms) for t in found) for _, _, _, found in asked]
+        total = sum(weight for _, weight, _, _ in asked)
+        held = sum(weight for (_, weight, _, _), h in zip(asked, have) if h)
+        missing = tuple(w for (w, _, specific, _), h in zip(asked, have) if specific and not h)
+        return missing, (held / total if total else 1.0)
 
     def _cued_topics(self, question: str) -> set[str]:
         tokens = set(words(question))
@@ -182,23 +277,32 @@ class Retriever:
         whether the question names a subject; the share of its words the pack knows."""
         terms: dict[str, float] = {}
         analyzed = analyze(question, lang)
-        content = [t for t in analyzed if t not in index.venue_terms]
+        content = [t for t in analyzed if t not in index.venue_terms and not _venue_compound(t, index.venue_terms)]
         known = 0
         cue_terms = _CUE_TERMS[lang]
         # "open", "kostet" say what kind of answer is wanted; the subject ("café") decides which.
         has_subject = any(t not in cue_terms and t not in index.venue_terms for t in analyzed)
         # Words the visitor uses for what the pack names otherwise ("loo" for "WC"): the pack's own
         # words of the same thesaurus group count as weaker matches.
-        # A word the pack uses itself needs no help; otherwise its rarest sibling in the pack stands in
-        # for it (one term per word: a group's many words must not outweigh the question's other words).
         synonyms: dict[str, float] = {}
         for w in words(question):
             if w in STOPWORDS[lang]:
                 continue
             direct = any(t in index.postings for t in analyze(w, lang))
             found = {t for sib in siblings(w) for t in analyze(sib, lang) if t in index.postings and t not in cue_terms}
-            for t in sorted(found, key=index.idf, reverse=True)[:1 if direct else 2]:
-                synonyms[t] = max(synonyms.get(t, 0.0), _SYNONYM_WEIGHT * (0.5 if direct else 1.0))
+            # The rarest one (two) of the pack's siblings stand in; siblings as rare as the last one taken
+            # share its place and weight: a tie cut by set order changed answers from run to run (hash seed).
+            ranked = sorted(found, key=lambda t: (-index.idf(t), t))
+            n = 1 if direct else 2
+            share = {t: 1.0 for t in ranked}
+            if len(ranked) > n:
+                cut = index.idf(ranked[n - 1])
+                above = [t for t in ranked if index.idf(t) > cut]
+                tied = [t for t in ranked if index.idf(t) == cut]
+                share = {**{t: 1.0 for t in above}, **{t: (n - len(above)) / len(tied) for t in tied}}
+            for t, part in share.items():
+                weight = _SYNONYM_WEIGHT * (0.5 if direct else 1.0) * part
+                synonyms[t] = max(synonyms.get(t, 0.0), weight)
         for term in analyzed:
             # At the venue, "museum" says little about what is asked.
             scale = _VENUE_WORD_WEIGHT if term in index.venue_terms else 1.0
@@ -375,3 +479,4 @@ def forget_words() -> None:
     """Drop the stems of words seen in questions (a visitor's words, phone digits included) from the
     caches; the packs' indexes keep their own terms, so nothing of the venue is lost."""
     _stem.cache_clear()
+    _everyday_zipf.cache_clear()

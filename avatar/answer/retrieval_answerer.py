@@ -112,7 +112,8 @@ class RetrievalAnswerer:
         cancel.raise_if_cancelled()
         declined = not self._confident(match)
         checks = {"retrieval": {"best": _best(match), "min_score": self.min_score,
-                                "coverage": round(match.coverage, 2), "followup": followup, "declined": declined}}
+                                "coverage": round(match.coverage, 2), "fact_coverage": match.fact_coverage,
+                                "unmatched": list(match.unmatched), "followup": followup, "declined": declined}}
         if declined:
             return self._reply("decline", lang, t0, facts=facts, checks=checks)
         mood, gesture = "neutral", "point" if facts[0].topic in ("rooms", "directions") else ""
@@ -123,7 +124,7 @@ class RetrievalAnswerer:
         """Good enough to say: a clear score, and a weak one only when the pack knows most of the
         question's words ("is the front door locked" shares only "front" with the parking fact)."""
         best = _best(match)
-        if best < self.min_score:
+        if best < self.min_score or not match.answers():
             return False
         return match.coverage >= _MIN_COVERAGE or best >= _SURE_FACTOR * self.min_score
 
