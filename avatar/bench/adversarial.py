@@ -320,28 +320,3 @@ def answerer_factory(cfg, kind: str = "diffusion") -> AnswererFactory:
         return answerer
 
     return factory
-
-
-def main(argv: list[str] | None = None) -> int:
-    import argparse
-    import json
-
-    from avatar import config
-
-    parser = argparse.ArgumentParser(description="checked vs unchecked answers on the adversarial set")
-    parser.add_argument("--n", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--answerer", choices=("diffusion", "retrieval"), default="diffusion")
-    parser.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE")
-    parser.add_argument("--json", metavar="FILE")
-    args = parser.parse_args(argv)
-    cfg = config.load(sets=args.set)
-    result = run_adversarial_eval(answerer_factory(cfg, args.answerer), args.n, args.seed)
-    print(format_report(result))
-    if args.json:
-        Path(args.json).write_text(json.dumps(result, indent=1, ensure_ascii=False))
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
