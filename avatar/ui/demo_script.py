@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from avatar import events as ev
+from avatar.answer.base import DecodeStats
 from avatar.cancel import CancelToken
 from avatar.trace import Span, Tracer, now, sleep_until
 
@@ -30,7 +31,7 @@ class DemoTurn:
     gesture: str
     stages: dict[str, float]
     checks: dict[str, float]  # per check span, ms
-    decode: dict = field(default_factory=dict)
+    decode: DecodeStats = field(default_factory=DecodeStats)
     check_results: dict = field(default_factory=dict)
 
 
@@ -44,7 +45,7 @@ DEMO_TURNS = (
         stages={"endpoint": 180.0, "asr": 152.0, "retrieval": 3.1, "decode": 36.0, "tts_first_audio": 131.0,
                 "output": 20.0},
         checks={"grounding": 5.2, "self_consistency": 38.0, "schema": 0.8},
-        decode={"steps": 9, "tokens": 48, "ms": 36.0},
+        decode=DecodeStats(steps=9, tokens=48, ms=36.0, decodes=2),
         check_results={"enabled": True, "passes": ["grounding", "self_consistency", "schema"],
                        "grounded": True, "agreement": True, "schema_ok": True,
                        "fallback_used": False, "fallback": "", "redecodes": 0, "decodes": 2, "unsupported": []},
@@ -58,7 +59,7 @@ DEMO_TURNS = (
         stages={"endpoint": 160.0, "asr": 138.0, "retrieval": 2.4, "decode": 29.0, "tts_first_audio": 118.0,
                 "output": 20.0},
         checks={"grounding": 4.1, "self_consistency": 31.0, "schema": 0.7},
-        decode={"steps": 8, "tokens": 44, "ms": 29.0},
+        decode=DecodeStats(steps=8, tokens=44, ms=29.0, decodes=2),
         check_results={"enabled": True, "passes": ["grounding", "self_consistency", "schema"],
                        "grounded": True, "agreement": True, "schema_ok": True,
                        "fallback_used": False, "fallback": "", "redecodes": 0, "decodes": 2, "unsupported": []},
