@@ -205,11 +205,15 @@ def policy_rule(cfg, policy: str, frame_ms: float) -> BargeInRule:
       after a backchannel or a false onset);
     - "stop": the rule for a sink that cannot pause: stop once the speech is long enough and not a
       backchannel;
-    - "pause": silence at the first voiced frame, resume after a backchannel."""
+    - "pause": silence where the endpointer opens speech (vad.speech_start_ms of speech at
+      vad.silero_threshold), resume after a backchannel."""
     if policy not in POLICIES:
         raise AvatarError(f"unknown barge-in policy {policy!r}", hint=f"one of {', '.join(POLICIES)}")
     rule = rule_from_config(cfg, can_pause=policy != "stop")
-    return replace(rule, onset_ms=frame_ms) if policy == "pause" else rule
+    if policy == "pause":
+        return replace(rule, onset_ms=max(frame_ms, float(cfg.vad.speech_start_ms)),
+                       threshold=float(cfg.vad.silero_threshold))
+    return rule
 
 
 def simulate_turn(cfg, index, kind, text, reply, clip, at_s, ser_db, h, noise, aec, endpointer,

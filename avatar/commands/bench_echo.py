@@ -22,7 +22,7 @@ def add_arguments(p) -> None:
     p.add_argument("--policy", choices=POLICIES, default="loop",
                    help="loop: the voice loop's rule (avatar/pipeline/barge_in.py: pause at the voice onset, stop "
                         "for an interruption, resume after a backchannel); stop: the same rule without the pause "
-                        "(a sink that cannot pause); pause: the rule pausing at the first voiced frame")
+                        "(a sink that cannot pause); pause: the rule pausing where the endpointer opens speech")
     p.add_argument("--no-aec", action="store_true", help="the same turns without echo cancellation (baseline)")
     p.add_argument("--ser", nargs=2, type=float, default=(0.0, 10.0), metavar=("LO", "HI"),
                    help="visitor speech over echo at the microphone, dB (drawn per turn)")
