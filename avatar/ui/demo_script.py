@@ -20,6 +20,9 @@ _LETTER_VISEMES = {**dict.fromkeys("aä", "A"), **dict.fromkeys("eé", "E"), **d
                    **dict.fromkeys("fv", "F"), **dict.fromkeys("lnrdt", "L"), **dict.fromkeys("szßcx", "S"),
                    **dict.fromkeys("kgqh", "E")}
 
+# what a window or console running the demo says (locale key notice.demo): its turns are scripted
+DEMO_NOTICE = "demo: scripted turns, no models; the figures are made up"
+
 
 @dataclass(frozen=True)
 class DemoTurn:
@@ -40,7 +43,7 @@ DEMO_TURNS = (
         lang="de",
         partials=("Wann hat", "Wann hat das Museum"),
         question="Wann hat das Museum heute geöffnet?",
-        clauses=("Heute sind wir von 10 bis 18 Uhr für Sie da,", "der Eintritt kostet 12 Euro."),
+        clauses=("Heute sind wir von 10 bis 18 Uhr für Sie da,", "der Eintritt kostet 9 Euro."),
         mood="info", gesture="",
         stages={"endpoint": 180.0, "asr": 152.0, "retrieval": 3.1, "decode": 36.0, "tts_first_audio": 131.0,
                 "output": 20.0},
@@ -54,7 +57,7 @@ DEMO_TURNS = (
         lang="en",
         partials=("Where is the", "Where is the café"),
         question="Where is the café?",
-        clauses=("The café is on the ground floor,", "right next to the main entrance."),
+        clauses=("The café is on the ground floor,", "in the foyer next to the museum shop."),
         mood="happy", gesture="point_left",
         stages={"endpoint": 160.0, "asr": 138.0, "retrieval": 2.4, "decode": 29.0, "tts_first_audio": 118.0,
                 "output": 20.0},
