@@ -24,6 +24,7 @@ from avatar.answer.checks.content import ContentItem, extract
 from avatar.answer.checks.fallback import NOT_KNOWN
 from avatar.answer.checks.grounding import FactSupport, check_grounding
 from avatar.answer.checks.relevance import is_decline as reply_declines
+from avatar.stats import percentile
 from avatar.trace import now
 
 KINDS = ("near_miss", "unknown", "mixed", "misrecognised")
@@ -203,13 +204,6 @@ def _states(values: list[str], reply: str, lang: str) -> bool:
     return True
 
 
-def _pct(xs: list[float], q: float) -> float:
-    if not xs:
-        return 0.0
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, max(0, round(q * (len(xs) - 1))))]
-
-
 def _summary(rows: list[dict]) -> dict:
     def rate(key, subset=None):
         rs = [r for r in rows if subset is None or subset(r)]
@@ -221,7 +215,7 @@ def _summary(rows: list[dict]) -> dict:
            "decline_rate_answerable": rate("declined", lambda r: r["kind"] != "unknown"),
            "decline_rate_unknown": rate("declined", lambda r: r["kind"] == "unknown"),
            "correct_rate": rate("correct"), "fallback_rate": rate("fallback"),
-           "latency_ms": {"p50": round(statistics.median(ms), 2) if ms else 0.0, "p95": round(_pct(ms, 0.95), 2),
+           "latency_ms": {"p50": round(statistics.median(ms), 2) if ms else 0.0, "p95": round(percentile(ms, 95), 2) if ms else 0.0,
                           "mean": round(statistics.fmean(ms), 2) if ms else 0.0},
            "by_kind": {}}
     for kind in KINDS:
