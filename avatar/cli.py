@@ -1,6 +1,7 @@
 """`avatar` command line. Each command lives in avatar/commands/<name>.py with
 `add_arguments(parser)` and `run(args, cfg) -> int`; only the chosen command's module is imported,
-so `avatar --help` stays instant and a broken optional stage cannot break the others.
+so `avatar --help` stays instant and a broken optional stage cannot break the others. The bench-*
+commands are thin: what they measure lives in avatar/bench/.
 """
 from __future__ import annotations
 
@@ -18,6 +19,12 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("avatar.commands.bench", "time the whole voice loop on WAV files fed at real-time pace"),
     "ask": ("avatar.commands.ask", "answer a typed question from the knowledge pack"),
     "bench-llm": ("avatar.commands.bench_llm", "decoder speed of the diffusion LM against one-token-per-step decoding"),
+    "bench-echo": ("avatar.commands.bench_echo", "echo cancellation and barge-in in a simulated room"),
+    "bench-tts": ("avatar.commands.bench_tts", "time to first audio of the voices, side by side"),
+    "bench-ui": ("avatar.commands.bench_ui", "what the kiosk window costs to paint and to feed with events (offscreen)"),
+    "bench-checks": ("avatar.commands.bench_checks", "cost of each answer check on crafted replies (no model)"),
+    "bench-adversarial": ("avatar.commands.bench_adversarial",
+                          "checked vs unchecked answers on questions built to mislead"),
     "say": ("avatar.commands.say", "synthesize TEXT to a WAV file"),
     "transcribe": ("avatar.commands.transcribe", "transcribe a WAV file"),
     "models": ("avatar.commands.models", "list, verify and import models"),

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from avatar.answer.base import DecodeStats
+
 
 @dataclass(frozen=True)
 class Event:
@@ -78,7 +80,10 @@ class ReplyDone(Event):
     mood: str = "neutral"
     gesture: str = ""
     checks: dict[str, Any] = field(default_factory=dict)
-    decode: dict[str, Any] = field(default_factory=dict)
+    decode: DecodeStats = field(default_factory=DecodeStats)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "decode", DecodeStats.of(self.decode))  # a dict from an older caller
 
 
 @dataclass(frozen=True)
@@ -115,8 +120,11 @@ class TurnMetrics(Event):
     audible: float = 0.0  # clock time the first reply sample was audible
     speculative: bool = False
     discarded: int = 0
-    decode: dict[str, Any] = field(default_factory=dict)
+    decode: DecodeStats = field(default_factory=DecodeStats)
     checks: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "decode", DecodeStats.of(self.decode))  # a dict from an older caller
 
 
 @dataclass(frozen=True)

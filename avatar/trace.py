@@ -23,10 +23,6 @@ def now() -> float:
     return time.perf_counter() - _EPOCH
 
 
-def ms_since(t0: float) -> float:
-    return (now() - t0) * 1000.0
-
-
 def sleep_until(t: float) -> None:
     """Sleep until the clock reads `t` (used to pace file audio in real time)."""
     delay = t - now()

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from avatar.aec.room import ROOMS, Utterance, impulse_response, level_dbfs, room, simulate_mic, speech_bounds
+from avatar.bench.room import ROOMS, Utterance, impulse_response, level_dbfs, room, simulate_mic, speech_bounds
 from avatar.errors import ConfigError
 from avatar.frames import SAMPLE_RATE
 

@@ -1,6 +1,10 @@
-"""The running kiosk never imports the training code: answer/ and pipeline/ (and the commands that
-run the kiosk) do not import avatar.train, so a kiosk needs neither the corpus generator nor the
-small-talk corpora, and starts without regenerating training examples (issue 12 item 4, issue 14 item 1)."""
+"""The running kiosk never imports the training or the bench code.
+
+Runtime code is every module in avatar/ except avatar/train/, avatar/bench/ and the commands that
+run a bench, an evaluation or training. None of it imports avatar.train or avatar.bench, so a kiosk
+needs neither the corpus generator nor the small-talk corpora, starts without regenerating training
+examples, and a bench cannot grow into a dependency of a stage (issue 12 item 4, issue 14 items 1
+and 4)."""
 import ast
 from pathlib import Path
 
@@ -8,9 +12,9 @@ import avatar
 
 PACKAGE = Path(avatar.__file__).resolve().parent
 KIOSK = ["answer", "pipeline", "commands/ask.py", "commands/run.py"]
-# evaluation tools that build their cases from the training corpus on purpose (issue 14 item 4 moves
-# them out of answer/ into one benchmark package); nothing on the kiosk's path imports them
-EVALUATION_TOOLS = {"answer/checks/adversarial.py"}
+# not runtime: the training code, the benches, and the commands that start them
+NOT_RUNTIME = ("train/", "bench/", "commands/bench", "commands/eval.py", "commands/train.py")
+OFF_LIMITS = ("avatar.train", "avatar.bench")
 
 
 def imported_modules(path: Path, source: str | None = None) -> set[str]:
@@ -37,7 +41,15 @@ def kiosk_files() -> list[Path]:
     for entry in KIOSK:
         path = PACKAGE / entry
         files += sorted(path.rglob("*.py")) if path.is_dir() else [path]
-    return [f for f in files if f.relative_to(PACKAGE).as_posix() not in EVALUATION_TOOLS]
+    return files
+
+
+def runtime_files() -> list[Path]:
+    return [f for f in sorted(PACKAGE.rglob("*.py")) if not f.relative_to(PACKAGE).as_posix().startswith(NOT_RUNTIME)]
+
+
+def _off_limits(modules: set[str]) -> list[str]:
+    return sorted(m for m in modules if any(m == o or m.startswith(o + ".") for o in OFF_LIMITS))
 
 
 def test_the_kiosk_does_not_import_the_training_code():
@@ -49,6 +61,24 @@ def test_the_kiosk_does_not_import_the_training_code():
     assert {f: ms for f, ms in offenders.items() if ms} == {}
 
 
+def test_no_runtime_module_imports_the_benches_or_the_training_code():
+    files = runtime_files()
+    names = {f.relative_to(PACKAGE).as_posix() for f in files}
+    assert {"pipeline/voice_loop.py", "answer/knowledge.py", "aec/echo_canceller.py", "ui/window.py",
+            "commands/run.py", "cli.py"} <= names
+    assert not any(n.startswith(("bench/", "train/")) for n in names)
+    offenders = {f.relative_to(PACKAGE).as_posix(): _off_limits(imported_modules(f)) for f in files}
+    assert {f: ms for f, ms in offenders.items() if ms} == {}
+
+
+def test_benches_live_in_the_bench_package():
+    """No stage folder holds a bench or a measurement entry point (issue 14 item 4)."""
+    strays = [f.relative_to(PACKAGE).as_posix() for f in PACKAGE.rglob("*.py")
+              if f.stem in ("bench", "benchmark", "measure", "room", "erle", "adversarial")
+              and f.parent.name not in ("bench", "commands")]  # commands/bench.py is `avatar bench`
+    assert strays == []
+
+
 def test_the_rule_sees_every_form_of_import():
     probe = PACKAGE / "answer" / "checks" / "lexicon.py"
     found = imported_modules(probe)
@@ -57,3 +87,5 @@ def test_the_rule_sees_every_form_of_import():
               "def f():\n    from avatar.train.tables import build_tables\n")
     modules = imported_modules(PACKAGE / "answer" / "checks" / "probe.py", source)
     assert {"avatar.train.corpus", "avatar.train", "avatar.train.ship", "avatar.train.tables"} <= modules
+    assert "avatar.train.corpus" in _off_limits(modules)
+    assert _off_limits({"avatar.bench.echo", "avatar.benchmark", "avatar.trainer"}) == ["avatar.bench.echo"]

@@ -2,7 +2,9 @@
 
 `avatar/<stage>/` holds one stage each; a module in a stage folder imports its own folder and the
 shared core listed in docs/INTERFACES.md, nothing else of the project. The pipeline, the commands
-and the CLI wire stages together and may import any of them; training code is not a stage.
+and the CLI wire stages together and may import any of them; the training code (avatar/train/) and
+the benches (avatar/bench/) are not stages, and no runtime module imports them
+(tests/test_import_rules.py).
 Every import counts, also one inside a function (a lazy import is still a dependency).
 """
 from __future__ import annotations
@@ -36,9 +38,6 @@ CORE = {
 
 # Stage-to-stage edges the README names: the answerer is "retrieval + diffusion LM + checks".
 ALLOWED = {("answer", "llm")}
-# Known: the adversarial evaluation (answer/checks/adversarial.py) still draws venues from train/;
-# it belongs with the other benches (tests/test_import_rules.py names it as the one exception).
-PENDING = {("answer", "train")}
 
 
 def _module_name(path: Path, root: Path) -> str:
@@ -80,12 +79,12 @@ def _top(module: str) -> str:
     return module.split(".")[1] if "." in module else ""
 
 
-def stage_violations(stage: str, root: Path = AVATAR, pending: set = frozenset()) -> list[str]:
+def stage_violations(stage: str, root: Path = AVATAR) -> list[str]:
     bad = []
     for path in sorted((root / stage).rglob("*.py")):
         for line, module in _imports(path, root):
             target = _top(module)
-            if target == stage or _is_core(module) or (stage, target) in ALLOWED | pending:
+            if target == stage or _is_core(module) or (stage, target) in ALLOWED:
                 continue
             bad.append(f"{path.relative_to(root.parent)}:{line} imports {module}")
     return bad
@@ -94,7 +93,7 @@ def stage_violations(stage: str, root: Path = AVATAR, pending: set = frozenset()
 @pytest.mark.parametrize("stage", STAGES)
 def test_a_stage_imports_only_itself_and_the_core(stage):
     assert (AVATAR / stage).is_dir(), f"README names avatar/{stage}/ as a stage folder"
-    assert stage_violations(stage, pending=PENDING) == []
+    assert stage_violations(stage) == []
 
 
 def test_the_core_imports_no_stage():

@@ -11,7 +11,8 @@ from PySide6.QtGui import QFontMetrics  # noqa: E402
 from avatar import config  # noqa: E402
 from avatar import events as ev  # noqa: E402
 from avatar.trace import Span  # noqa: E402
-from avatar.ui.hud import HudModel, HudWidget, checks_summary, fit_lines, tokens_per_pass  # noqa: E402
+from avatar.answer.base import DecodeStats  # noqa: E402
+from avatar.ui.hud import HudModel, HudWidget, checks_summary, fit_lines  # noqa: E402
 from avatar.ui.strings import load_strings  # noqa: E402
 
 
@@ -39,14 +40,14 @@ def test_turn_metrics_replace_live_spans_and_carry_voice_to_voice(cfg):
     model.add_span(Span("asr", 0.0, 0.5, turn=1))
     model.add_span(Span("check.schema", 0.5, 0.501, turn=1))
     metrics = ev.TurnMetrics(2.0, turn=1, lang="en", stages={"endpoint": 180.0, "asr": 150.0, "decode": 30.0},
-                             voice_to_voice_ms=512.0, decode={"steps": 8, "tokens": 44},
+                             voice_to_voice_ms=512.0, decode=DecodeStats(steps=8, tokens=44),
                              checks={"grounding": {"ok": True}})
     record = model.add_metrics(metrics)
     assert record.stages["asr"] == 150.0            # the metrics win over the live span
     assert "check:schema" in record.stages          # a per-check span the metrics do not list stays
     assert record.voice_to_voice_ms == 512.0
     assert model.current is record
-    assert tokens_per_pass(record.decode) == pytest.approx(5.5)
+    assert record.decode.tokens_per_pass == pytest.approx(5.5)
     assert model.run_stages[-1]["voice_to_voice"] == 512.0
     model.add_span(Span("asr", 3.0, 4.0, turn=1))    # late spans of a finished turn are ignored
     assert model.current.stages["asr"] == 150.0
@@ -150,7 +151,7 @@ def test_the_hud_fits_the_kiosk_window_at_1280x800(qtbot, cfg, lang, record, tmp
         for name in ("grounding", "relevance", "self_consistency", "schema", "decode", "fallback"):
             window.hud_model.add_span(Span(f"check.{name}", 0.0, 0.005, turn=turn))
         window.hud_model.add_metrics(ev.TurnMetrics(1.0, turn=turn, lang=lang, stages=stages,
-                                                    voice_to_voice_ms=650.0, decode={"steps": 8, "tokens": 44},
+                                                    voice_to_voice_ms=650.0, decode=DecodeStats(steps=8, tokens=44),
                                                     checks={**record, "unsupported": ["12 Euro", "Montag"] * 6}))
     window.hud.refresh()
     hud = window.hud

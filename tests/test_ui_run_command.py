@@ -38,6 +38,20 @@ def test_headless_run_prints_one_hud_line_per_turn(fast_demo, capsys, tmp_path):
     assert len(rows) == 2, out
     assert "voice_to_voice" in out  # the percentile table after the turns
     assert list(tmp_path.glob("run-*.json"))  # debug: a trace file per run
+    assert demo_script.DEMO_NOTICE in out  # the scripted turns are not mistaken for a measurement
+
+
+def test_the_demo_window_says_it_is_a_demo(qtbot):
+    from avatar import config
+    from avatar.ui.app import notice_key
+    from avatar.ui.window import KioskWindow
+
+    window = KioskWindow(config.load(env={}), None, kiosk=False, lang="de")
+    qtbot.addWidget(window)
+    window.add_notice(demo_script.DEMO_NOTICE, notice_key(demo_script.DEMO_NOTICE))
+    assert window.notices.text().startswith("Demo: vorgegebene Gespräche")
+    window.set_language("en")
+    assert window.notices.text() == "Demo: scripted turns, no models; the figures are made up."
 
 
 def test_screenshot_after_the_last_turn(qtbot, fast_demo, tmp_path, capsys):

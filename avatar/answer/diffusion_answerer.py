@@ -14,7 +14,7 @@ import re
 from dataclasses import replace
 from typing import Sequence
 
-from avatar.answer.base import Answer, Fact, HistoryTurn
+from avatar.answer.base import Answer, DecodeStats, Fact, HistoryTurn
 from avatar.answer.prompt import PromptCodec
 from avatar.answer.text import detect_language, words
 from avatar.cancel import NEVER, CancelToken
@@ -195,11 +195,11 @@ class DiffusionAnswerer:
         return said
 
 
-def _decode_record(chosen, candidates, t0: float) -> dict:
-    return {"steps": chosen.decode_info.get("steps", 0), "tokens": chosen.decode_info.get("tokens", 0),
-            "ms": chosen.decode_info.get("ms", 0.0), "decodes": len(candidates),
-            "decode_ms_total": round(sum(c.decode_info.get("ms", 0.0) for c in candidates), 2),
-            "answer_ms": round((now() - t0) * 1000.0, 2)}
+def _decode_record(chosen, candidates, t0: float) -> DecodeStats:
+    return DecodeStats(steps=chosen.decode_info.get("steps", 0), tokens=chosen.decode_info.get("tokens", 0),
+                       ms=chosen.decode_info.get("ms", 0.0), decodes=len(candidates),
+                       decode_ms_total=round(sum(c.decode_info.get("ms", 0.0) for c in candidates), 2),
+                       answer_ms=round((now() - t0) * 1000.0, 2))
 
 
 def _tidy(text: str) -> str:

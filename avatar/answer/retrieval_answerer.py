@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from avatar.answer.base import Answer, HistoryTurn
+from avatar.answer.base import Answer, DecodeStats, HistoryTurn
 from avatar.answer.knowledge import KnowledgePack
 from avatar.answer.retrieval import Match, Retriever
 from avatar.answer.text import detect_language, words
@@ -172,6 +172,6 @@ def _clock_reply(lang: str, when: datetime | None = None) -> str:
     return f"It is {when:%H:%M}, and today is {day}, {when.day} {_MONTHS['en'][when.month - 1]}."
 
 
-def _decode_info(t0: float) -> dict:
+def _decode_info(t0: float) -> DecodeStats:
     # No language model ran: no steps or tokens, only the time the answer took.
-    return {"steps": 0, "tokens": 0, "ms": round((now() - t0) * 1000, 3)}
+    return DecodeStats(ms=round((now() - t0) * 1000, 3))

@@ -50,7 +50,7 @@ def run(args, cfg) -> int:
                   f"(from the model itself: {res['from_model']:.2f})")
     adversarial = {}
     if args.adversarial > 0:
-        from avatar.answer.checks.adversarial import answerer_factory, format_report, run_adversarial_eval
+        from avatar.bench.adversarial import answerer_factory, format_report, run_adversarial_eval
 
         adversarial = run_adversarial_eval(answerer_factory(cfg), args.adversarial, seed=0)
         print(format_report(adversarial))

@@ -111,8 +111,8 @@ def run_window(cfg, args, debug: bool) -> int:
     if args.demo:
         from avatar.ui import demo_script
 
-        def make_loop():
-            return demo_script.DemoLoop(tracer), []
+        def make_loop():  # the window says it is a demo: its turns are scripted, not measured
+            return demo_script.DemoLoop(tracer), [demo_script.DEMO_NOTICE]
     else:
         loaded: list = []  # the models, loaded once; a restarted loop reuses them
 
@@ -229,6 +229,7 @@ def run_headless(cfg, inputs, output, demo: bool = False, debug: bool = False) -
         from avatar.ui import demo_script
 
         loop = demo_script.DemoLoop(tracer, start_delay_s=0.0)
+        print(f"  i {demo_script.DEMO_NOTICE}", flush=True)
     else:
         inputs = inputs or sample_questions(cfg)
         if not inputs:

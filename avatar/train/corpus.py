@@ -777,9 +777,6 @@ def _small_talk(rng: random.Random, venue: Venue, lang: str) -> Example:
     return Example(lang, facts, asr_style(q, lang, rng) if rng.random() < 0.3 else q, reply, mood, "smalltalk")
 
 
-TRAIN_SEEDS = range(0, 10**9, 2)  # even venue seeds train, odd ones are held out
-
-
 STYLED_SHARE = 0.5  # examples from venues written in other operators' styles (styled.py, issue 11)
 
 

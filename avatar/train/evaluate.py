@@ -181,6 +181,6 @@ def sample_pack_eval(answerer) -> dict[str, Any]:
         else:
             ok = expected.lower() in ans.reply.lower()
         rows.append({"question": question, "lang": lang, "expected": expected, "reply": ans.reply, "ok": ok,
-                     "source": ans.source, "ms": ans.decode.get("answer_ms", ans.decode.get("ms"))})
+                     "source": ans.source, "ms": ans.decode.answer_time_ms})
     return {"right": round(sum(r["ok"] for r in rows) / len(rows), 4),
             "from_model": round(sum(r["ok"] and r["source"] == "diffusion" for r in rows) / len(rows), 4), "rows": rows}

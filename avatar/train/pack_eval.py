@@ -150,11 +150,11 @@ def evaluate_pack(folder: Path, answerers: dict[str, Any], pack) -> list[Row]:
         history = [HistoryTurn(hq, hr, q.lang) for hq, hr in q.history]
         for name, answerer in answerers.items():
             ans = answerer.answer(q.q, q.lang, history)
-            ms = float(ans.decode.get("answer_ms", ans.decode.get("ms", 0.0)) or 0.0)
+            ms = float(ans.decode.answer_time_ms)
             rows.append(Row(folder.name, name, q.lang, q.kind, q.q, ans.reply, ans.source or name, ans.mood,
                             score(q, ans.reply, ans.mood), unsupported_numbers(ans.reply, text, q.q),
                             len(ans.reply), len(facts[q.lang].get(q.fact, "")), round(ms, 2),
-                            round(float(ans.decode.get("ms", 0.0) or 0.0), 2)))
+                            round(float(ans.decode.ms), 2)))
     return rows
 
 

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication
 
 from avatar.errors import AvatarError
 from avatar.events import TurnMetrics
+from avatar.ui.demo_script import DEMO_NOTICE
 from avatar.report import record_turn_metrics, trace_file_for_run
 from avatar.trace import Tracer
 from avatar.ui.event_bridge import EventBridge
@@ -32,6 +33,8 @@ def notice_key(text: str) -> str:
     """The locale key of a known operator notice given as plain text by the pipeline builder."""
     if text.startswith("de:") and "espeak" in text:
         return "german_voice_fallback"
+    if text == DEMO_NOTICE:
+        return "demo"
     return ""
 
 

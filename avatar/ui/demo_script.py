@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from avatar import events as ev
+from avatar.answer.base import DecodeStats
 from avatar.cancel import CancelToken
 from avatar.trace import Span, Tracer, now, sleep_until
 
@@ -18,6 +19,9 @@ _LETTER_VISEMES = {**dict.fromkeys("aä", "A"), **dict.fromkeys("eé", "E"), **d
                    **dict.fromkeys("oö", "O"), **dict.fromkeys("uüw", "U"), **dict.fromkeys("mbp", "M"),
                    **dict.fromkeys("fv", "F"), **dict.fromkeys("lnrdt", "L"), **dict.fromkeys("szßcx", "S"),
                    **dict.fromkeys("kgqh", "E")}
+
+# what a window or console running the demo says (locale key notice.demo): its turns are scripted
+DEMO_NOTICE = "demo: scripted turns, no models; the figures are made up"
 
 
 @dataclass(frozen=True)
@@ -30,7 +34,7 @@ class DemoTurn:
     gesture: str
     stages: dict[str, float]
     checks: dict[str, float]  # per check span, ms
-    decode: dict = field(default_factory=dict)
+    decode: DecodeStats = field(default_factory=DecodeStats)
     check_results: dict = field(default_factory=dict)
 
 
@@ -39,12 +43,12 @@ DEMO_TURNS = (
         lang="de",
         partials=("Wann hat", "Wann hat das Museum"),
         question="Wann hat das Museum heute geöffnet?",
-        clauses=("Heute sind wir von 10 bis 18 Uhr für Sie da,", "der Eintritt kostet 12 Euro."),
+        clauses=("Heute sind wir von 10 bis 18 Uhr für Sie da,", "der Eintritt kostet 9 Euro."),
         mood="info", gesture="",
         stages={"endpoint": 180.0, "asr": 152.0, "retrieval": 3.1, "decode": 36.0, "tts_first_audio": 131.0,
                 "output": 20.0},
         checks={"grounding": 5.2, "self_consistency": 38.0, "schema": 0.8},
-        decode={"steps": 9, "tokens": 48, "ms": 36.0},
+        decode=DecodeStats(steps=9, tokens=48, ms=36.0, decodes=2),
         check_results={"enabled": True, "passes": ["grounding", "self_consistency", "schema"],
                        "grounded": True, "agreement": True, "schema_ok": True,
                        "fallback_used": False, "fallback": "", "redecodes": 0, "decodes": 2, "unsupported": []},
@@ -53,12 +57,12 @@ DEMO_TURNS = (
         lang="en",
         partials=("Where is the", "Where is the café"),
         question="Where is the café?",
-        clauses=("The café is on the ground floor,", "right next to the main entrance."),
+        clauses=("The café is on the ground floor,", "in the foyer next to the museum shop."),
         mood="happy", gesture="point_left",
         stages={"endpoint": 160.0, "asr": 138.0, "retrieval": 2.4, "decode": 29.0, "tts_first_audio": 118.0,
                 "output": 20.0},
         checks={"grounding": 4.1, "self_consistency": 31.0, "schema": 0.7},
-        decode={"steps": 8, "tokens": 44, "ms": 29.0},
+        decode=DecodeStats(steps=8, tokens=44, ms=29.0, decodes=2),
         check_results={"enabled": True, "passes": ["grounding", "self_consistency", "schema"],
                        "grounded": True, "agreement": True, "schema_ok": True,
                        "fallback_used": False, "fallback": "", "redecodes": 0, "decodes": 2, "unsupported": []},

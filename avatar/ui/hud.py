@@ -14,6 +14,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
+from avatar.answer.base import DecodeStats
 from avatar.events import TurnMetrics
 from avatar.report import VOICE_TO_VOICE, is_stage_span, stage_budget, stage_key, stage_sort_key
 from avatar.trace import Span
@@ -28,7 +29,7 @@ class TurnRecord:
     lang: str = ""
     stages: dict[str, float] = field(default_factory=dict)  # canonical stage key -> ms
     voice_to_voice_ms: float | None = None
-    decode: dict[str, Any] = field(default_factory=dict)
+    decode: DecodeStats = field(default_factory=DecodeStats)
     checks: dict[str, Any] = field(default_factory=dict)
     finished: bool = False  # TurnMetrics arrived
 
@@ -85,7 +86,7 @@ class HudModel:
         # keep per-check spans the metrics summarise away, let the metrics win elsewhere
         r.stages = {**{k: v for k, v in r.stages.items() if k.startswith("check:")}, **stages}
         r.voice_to_voice_ms = m.voice_to_voice_ms if m.voice_to_voice_ms is not None else r.voice_to_voice_ms
-        r.decode = dict(m.decode)
+        r.decode = DecodeStats.of(m.decode)
         r.checks = dict(m.checks) if isinstance(m.checks, Mapping) else m.checks  # a typed record stays as is
         r.lang = m.lang or r.lang
         r.finished = True
@@ -104,16 +105,6 @@ class HudModel:
     def reset_view(self) -> None:
         """A new visitor: the current turn display starts empty (run statistics stay)."""
         self.current = None
-
-
-def tokens_per_pass(decode: Mapping[str, Any]) -> float | None:
-    for key in ("tokens_per_pass", "tokens_per_step", "tokens_per_forward"):
-        if isinstance(decode.get(key), (int, float)):
-            return float(decode[key])
-    tokens, steps = decode.get("tokens"), decode.get("steps") or decode.get("forward_passes")
-    if isinstance(tokens, (int, float)) and isinstance(steps, (int, float)) and steps > 0:
-        return tokens / steps
-    return None
 
 
 # The checker's checks in the order it runs them, and the field of its record that holds each
@@ -270,12 +261,8 @@ class HudWidget(QWidget):
         y += 70
         p.setFont(small)
         p.setPen(QColor("#c9d4df"))
-        tpp = tokens_per_pass(r.decode) if r else None
-        decode_text = "–" if tpp is None else f"{tpp:.1f}"
-        if r and tpp is not None and isinstance(r.decode.get("tokens"), (int, float)):
-            steps = r.decode.get("steps") or r.decode.get("forward_passes")
-            if steps:
-                decode_text += f"  ({r.decode['tokens']:.0f} / {steps:.0f})"
+        tpp = r.decode.tokens_per_pass if r else None
+        decode_text = "–" if tpp is None else f"{tpp:.1f}  ({r.decode.tokens} / {r.decode.steps})"
         p.drawText(QRectF(pad, y, self.width() - 2 * pad, 20), Qt.AlignLeft | Qt.AlignVCenter,
                    f"{s.get('hud.tokens_per_pass')}: {decode_text}")
         y += 22

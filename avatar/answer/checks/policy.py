@@ -33,10 +33,6 @@ class CostPredictor:
             self._mean[name] = ms if seen == 0 else (1 - self.weight) * self._mean[name] + self.weight * ms
             self._seen[name] = seen + 1
 
-    def snapshot(self) -> dict[str, float]:
-        with self._lock:
-            return {k: round(v, 3) for k, v in self._mean.items()}
-
 
 @dataclass
 class TurnBudget:

@@ -24,6 +24,7 @@ from avatar.answer.checks.content import ContentItem, extract
 from avatar.answer.checks.fallback import NOT_KNOWN
 from avatar.answer.checks.grounding import FactSupport, check_grounding
 from avatar.answer.checks.relevance import is_decline as reply_declines
+from avatar.stats import percentile
 from avatar.trace import now
 
 KINDS = ("near_miss", "unknown", "mixed", "misrecognised")
@@ -203,13 +204,6 @@ def _states(values: list[str], reply: str, lang: str) -> bool:
     return True
 
 
-def _pct(xs: list[float], q: float) -> float:
-    if not xs:
-        return 0.0
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, max(0, round(q * (len(xs) - 1))))]
-
-
 def _summary(rows: list[dict]) -> dict:
     def rate(key, subset=None):
         rs = [r for r in rows if subset is None or subset(r)]
@@ -221,7 +215,7 @@ def _summary(rows: list[dict]) -> dict:
            "decline_rate_answerable": rate("declined", lambda r: r["kind"] != "unknown"),
            "decline_rate_unknown": rate("declined", lambda r: r["kind"] == "unknown"),
            "correct_rate": rate("correct"), "fallback_rate": rate("fallback"),
-           "latency_ms": {"p50": round(statistics.median(ms), 2) if ms else 0.0, "p95": round(_pct(ms, 0.95), 2),
+           "latency_ms": {"p50": round(statistics.median(ms), 2) if ms else 0.0, "p95": round(percentile(ms, 95), 2) if ms else 0.0,
                           "mean": round(statistics.fmean(ms), 2) if ms else 0.0},
            "by_kind": {}}
     for kind in KINDS:
@@ -320,28 +314,3 @@ def answerer_factory(cfg, kind: str = "diffusion") -> AnswererFactory:
         return answerer
 
     return factory
-
-
-def main(argv: list[str] | None = None) -> int:
-    import argparse
-    import json
-
-    from avatar import config
-
-    parser = argparse.ArgumentParser(description="checked vs unchecked answers on the adversarial set")
-    parser.add_argument("--n", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--answerer", choices=("diffusion", "retrieval"), default="diffusion")
-    parser.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE")
-    parser.add_argument("--json", metavar="FILE")
-    args = parser.parse_args(argv)
-    cfg = config.load(sets=args.set)
-    result = run_adversarial_eval(answerer_factory(cfg, args.answerer), args.n, args.seed)
-    print(format_report(result))
-    if args.json:
-        Path(args.json).write_text(json.dumps(result, indent=1, ensure_ascii=False))
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

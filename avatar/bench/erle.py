@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from avatar.aec.room import impulse_response, room, simulate_mic
+from avatar.bench.room import impulse_response, room, simulate_mic
 from avatar.frames import SAMPLE_RATE, AudioFrame
 
 FRAME = SAMPLE_RATE // 100

@@ -1,4 +1,4 @@
-"""Cost of each check on crafted replies (no model): `python -m avatar.answer.checks.benchmark [--json]`.
+"""Cost of each check on crafted replies (no model): `avatar bench-checks [--json] [--repeat N]`.
 
 Grounding is timed cold (facts never seen: every fact parsed and stemmed) and warm (the same
 retrieved facts again, as in a conversation; the reply is always new); check_and_choose is timed
@@ -7,8 +7,6 @@ the checking overhead on top of the decodes.
 """
 from __future__ import annotations
 
-import argparse
-import json
 import statistics
 
 from avatar import config
@@ -78,19 +76,7 @@ def measure(repeat: int = 200) -> dict:
     return out
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--json", action="store_true")
-    parser.add_argument("--repeat", type=int, default=200)
-    args = parser.parse_args()
-    result = measure(args.repeat)
-    if args.json:
-        print(json.dumps(result, indent=2))
-        return
-    print(f"{'median ms per call':34s}{'de':>10s}{'en':>10s}")
-    for key in result["de"]:
-        print(f"{key:34s}{result['de'][key]:10.3f}{result['en'][key]:10.3f}")
-
-
-if __name__ == "__main__":
-    main()
+def format_table(result: dict) -> str:
+    lines = [f"{'median ms per call':34s}{'de':>10s}{'en':>10s}"]
+    lines += [f"{key:34s}{result['de'][key]:10.3f}{result['en'][key]:10.3f}" for key in result["de"]]
+    return "\n".join(lines)

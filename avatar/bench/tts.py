@@ -1,14 +1,12 @@
-"""Time to first audio of the voices, side by side in one run: `python -m avatar.tts.bench [--repeats N]`.
+"""Time to first audio of the voices, side by side in one run: `avatar bench-tts [--repeats N] [--first-breath]`.
 
 For each voice a one-sentence reply is synthesized N times (after a warm-up) and the median and
 p90 of the time until its first clause is audio are printed, with the real-time factor.
 """
 from __future__ import annotations
 
-import argparse
 import statistics
 
-from avatar import config
 from avatar.stats import percentile
 from avatar.trace import Tracer, now
 from avatar.tts.speech_text import speakable
@@ -76,15 +74,8 @@ def _stock_piper(info):
     return voice
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--repeats", type=int, default=9)
-    parser.add_argument("--first-breath", action="store_true", help="compare a whole first clause with a cut one")
-    args = parser.parse_args(argv)
-    cfg = config.load()
-    if args.first_breath:
-        first_breath(cfg, args.repeats)
-        return 0
+def compare_voices(cfg, repeats: int) -> None:
+    """piper with and without alignments, with two threads, stock piper and espeak-ng, interleaved."""
     variants = [("en", "piper + alignments", {"tts.alignments": True, "tts.threads": 1}),
                 ("en", "piper, no alignments", {"tts.alignments": False, "tts.threads": 1}),
                 ("en", "piper, 2 threads", {"tts.alignments": True, "tts.threads": 2}),
@@ -99,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     # piper's own loader (onnxruntime's default spinning threads), for the side-by-side comparison
     stock = _stock_piper(rows[0][2].voice_for("en"))
     results["piper, stock session"], rtf["piper, stock session"] = [], []
-    for _ in range(args.repeats):  # interleaved: the shared machine's load hits every voice alike
+    for _ in range(repeats):  # interleaved: the shared machine's load hits every voice alike
         for lang, label, tts in rows:
             firsts, factor = time_to_first_audio(tts, SENTENCES[lang], lang, 1)
             results[label] += firsts
@@ -109,13 +100,8 @@ def main(argv: list[str] | None = None) -> int:
         results["piper, stock session"].append((now() - t0) * 1000)
         rtf["piper, stock session"].append((now() - t0) / (len(chunk.audio_float_array) / chunk.sample_rate))
     rows.append(("en", "piper, stock session", rows[0][2]))
-    print(f"time to first audio, one sentence, {args.repeats} runs each (ms)")
+    print(f"time to first audio, one sentence, {repeats} runs each (ms)")
     for lang, label, tts in rows:
         xs = results[label]
         print(f"  {lang} {label:22s} median {statistics.median(xs):7.1f}  p90 {percentile(xs, 90):7.1f}  "
               f"real-time factor {statistics.median(rtf[label]):.3f}  voice {tts.voice_for(lang).name}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

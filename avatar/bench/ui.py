@@ -1,11 +1,10 @@
 """What the UI costs on this machine: paint time per frame, event delivery lag from a worker
 thread to the GUI thread, and handling one whole turn's events. Offscreen, no models:
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python -m avatar.ui.measure [--size 1920x1080]
+    QT_QPA_PLATFORM=offscreen .venv/bin/avatar bench-ui [--size 1920x1080]
 """
 from __future__ import annotations
 
-import argparse
 import os
 import threading
 
@@ -15,7 +14,6 @@ from PySide6.QtCore import QElapsedTimer  # noqa: E402
 from PySide6.QtGui import QImage  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from avatar import config  # noqa: E402
 from avatar import events as ev  # noqa: E402
 from avatar.stats import percentile  # noqa: E402
 from avatar.trace import Span, Tracer, now  # noqa: E402
@@ -69,15 +67,10 @@ def delivery_lag_ms(app: QApplication, window: KioskWindow, events: int, gap_s: 
     return lags
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--size", default="1280x800")
-    parser.add_argument("--frames", type=int, default=120)
-    parser.add_argument("--events", type=int, default=300)
-    args = parser.parse_args()
-    w, h = (int(x) for x in args.size.split("x"))
+def measure(cfg, size: str = "1280x800", frames: int = 120, events: int = 300) -> None:
+    """Print paint time per frame, event lag and one turn's handling for a window of `size` (WxH)."""
+    w, h = (int(x) for x in size.split("x"))
     app = QApplication.instance() or QApplication([])
-    cfg = config.load(env={})
     window = KioskWindow(cfg, None, kiosk=False, debug=True, lang="auto")
     window.resize(w, h)
     window.show()
@@ -91,10 +84,10 @@ def main() -> int:
     window.handle_event(ev.PlaybackStarted(now(), turn=1))
     window.avatar.push_viseme(now(), 60.0, "A")
     app.processEvents()
-    avatar = frame_ms(window.avatar, args.frames, tracer, "avatar_frame")
-    hud = paint_ms(window.hud, args.frames // 4, tracer, "hud_paint")
-    full = paint_ms(window, args.frames // 4, tracer, "window_paint")
-    lags = delivery_lag_ms(app, window, args.events, 0.005)
+    avatar = frame_ms(window.avatar, frames, tracer, "avatar_frame")
+    hud = paint_ms(window.hud, frames // 4, tracer, "hud_paint")
+    full = paint_ms(window, frames // 4, tracer, "window_paint")
+    lags = delivery_lag_ms(app, window, events, 0.005)
     turn = next(s for s in tracer.spans() if s.name == "turn_events")
     print(f"window {w}x{h}, offscreen (software raster)")
     for name, xs in (("avatar frame (repaint)", avatar), ("HUD paint", hud), ("whole window paint", full),
@@ -103,8 +96,3 @@ def main() -> int:
     print(f"{'one turn, all events':<26} {turn.ms:7.2f} ms for {turn.args['events']} events and spans")
     fps = 1000 / max(1, window.avatar._timer.interval())
     print(f"avatar animation: {fps:.0f} fps -> ~{percentile(avatar, 50) * fps / 10:.1f}% of one core for painting")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
