@@ -16,6 +16,7 @@ from functools import lru_cache
 
 import snowballstemmer
 
+from avatar.answer.asked import asked_kind, holds_kind
 from avatar.answer.base import Fact
 from avatar.answer.knowledge import KnowledgePack
 from avatar.answer.text import fold_accents, words
@@ -225,14 +226,16 @@ class Retriever:
         if best:
             asked = self._asked_words(question, lang, index)
             held = [self._held(asked, index.doc_terms[doc]) for doc, _ in best]
-            first = 0
-            if held[0][0]:
-                # "bis wann hat die bar freitags auf": the week's hours score higher, the bar's fact holds "bar"
-                for i in range(1, len(best)):
-                    if best[i][1] >= RERANK_RATIO * best[0][1] and len(held[i][0]) < len(held[first][0]):
-                        first = i
-                best.insert(0, best.pop(first))
-                held.insert(0, held.pop(first))
+            kind = asked_kind(question, lang)
+            # A lower fact goes first when it holds more of what is asked: the specific words ("bis wann
+            # hat die Bar freitags auf": the bar's fact, not the week's hours) and then the kind of
+            # value ("how much is parking": the fact with the price, not the car park's address).
+            def lacks(i: int) -> tuple[int, bool]:
+                return len(held[i][0]), not holds_kind(index.facts[best[i][0]].text, kind)
+            close = [i for i in range(len(best)) if best[i][1] >= RERANK_RATIO * best[0][1]]
+            first = min(close, key=lambda i: (*lacks(i), i))
+            best.insert(0, best.pop(first))
+            held.insert(0, held.pop(first))
             unmatched, fact_coverage = held[0]
         return Match([replace(index.facts[doc], score=round(score, 4)) for doc, score in best], coverage,
                      unmatched, round(fact_coverage, 3))
