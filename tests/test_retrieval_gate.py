@@ -120,3 +120,27 @@ en = "There is a drugstore in the shops next door."
                              env={**os.environ, "PYTHONHASHSEED": seed}, capture_output=True, text=True, check=True)
         seen.add(out.stdout)
     assert len(seen) == 1, seen
+
+
+def test_a_close_fact_with_the_asked_kind_of_value_goes_first(tmp_path):
+    """'how much is the car park': the fee, not the car park's address, which shares more words."""
+    (tmp_path / "venue.toml").write_text(PACK + """
+[[fact]]
+id = "parkhaus-lage"
+topic = "directions"
+de = "Das Parkhaus am Ring: Einfahrt Nordseite, Ringstraße 4, Parkhaus mit 200 Plätzen."
+en = "The Ring car park: entrance north side, Ringstraße 4, a car park with 200 spaces."
+
+[[fact]]
+id = "parkhaus-preis"
+topic = "services"
+de = "Parkgebühr: 2 € pro Stunde, Tageshöchstsatz 10 €, an allen Automaten auch mit Karte."
+en = "Parking fee: 2 € per hour, at most 10 € a day, card accepted at all machines."
+""", encoding="utf-8")
+    retriever = Retriever(load_pack(tmp_path))
+    plain = {f.id: f.score for f in retriever.retrieve("where is the car park", "en", 3)}
+    assert next(iter(plain)) == "parkhaus-lage"
+    facts = retriever.retrieve("how much is the car park", "en", 3)
+    scores = {f.id: f.score for f in facts}
+    assert max(scores, key=scores.get) == "parkhaus-lage"  # the address shares the most words ...
+    assert "€" in facts[0].text and facts[0].id != "parkhaus-lage", scores  # ... a price goes first
