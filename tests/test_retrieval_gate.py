@@ -144,3 +144,10 @@ en = "Parking fee: 2 € per hour, at most 10 € a day, card accepted at all ma
     scores = {f.id: f.score for f in facts}
     assert max(scores, key=scores.get) == "parkhaus-lage"  # the address shares the most words ...
     assert "€" in facts[0].text and facts[0].id != "parkhaus-lage", scores  # ... a price goes first
+
+
+def test_a_compound_split_by_speech_recognition_is_read_whole(pack):
+    """ASR writes "zehner karte" for the pack's "Zehnerkarte"."""
+    facts = Retriever(pack).retrieve("was kostet eine zehner karte", "de", 3)
+    assert facts[0].id == "preise"
+    assert Retriever(pack).match("was kostet eine zehner karte", "de", 3).answers()

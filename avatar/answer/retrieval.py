@@ -88,6 +88,27 @@ _CUE_TERMS = {lang: frozenset(analyze(" ".join(w for cue in _TOPIC_CUES.values()
               for lang in _STEMMERS}
 
 
+def _join_split_compounds(question: str, lang: str, index: _Index) -> str:
+    """Speech recognition splits compounds the pack writes whole ("seiten weise" for the shop
+    "Seitenweise", "lade säule", "sprung turm"): two neighbouring words whose join is a pack word
+    are read as that word."""
+    tokens = words(question)
+    stop = STOPWORDS[lang]
+    out, i, joined = [], 0, False
+    while i < len(tokens):
+        a = tokens[i]
+        b = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if len(a) >= 3 and len(b) >= 3 and a not in stop and b not in stop and not (a + b).isdigit():
+            stems = analyze(a + b, lang)
+            if stems and stems[0] in index.postings:
+                out.append(a + b)
+                i, joined = i + 2, True
+                continue
+        out.append(a)
+        i += 1
+    return " ".join(out) if joined else question
+
+
 def _holds_part(term: str, terms: frozenset[str]) -> bool:
     """A fact's compound holds the term: "badeschluss" holds "bad" (ASR splits "bade schluss")."""
     return len(term) >= 3 and any(len(t) > len(term) and (t.startswith(term) or t.endswith(term)) for t in terms)
@@ -197,6 +218,7 @@ class Retriever:
         """The best facts and how much of the question the pack's words cover. `context` (the previous
         question of a follow-up) adds its words at a lower weight."""
         index = self._index(lang, today or datetime.now().date())
+        question = _join_split_compounds(question, lang, index)
         terms, has_subject, coverage = self._query_terms(question, lang, index)
         if context:
             extra, _, _ = self._query_terms(context, lang, index)

@@ -40,7 +40,8 @@ GROUPS = [
     "hund hunde haustier haustiere dog dogs pet pets",
     "rauchen raucher rauchen zigarette zigaretten raucherbereich smoke smoking cigarette cigarettes",
     "fotografieren foto fotos filmen kamera photo photos photograph photography camera pictures picture",
-    "regen regnet schlechtwetter schlechtem wetter rain raining rainy weather",
+    "regen regnet schüttet schütten gießt schauer unwetter schlechtwetter schlechtem wetter rain raining rainy pouring "
+    "showers weather",
     "information info auskunft infoschalter infostand kundenservice service help desk information customer",
     "telefon telefonnummer anrufen hotline nummer phone call number telephone ring",
     "shop laden souvenir souvenirs geschäft einkaufen mitbringsel shop store gift gifts buy",
