@@ -25,14 +25,15 @@ from avatar.answer.thesaurus import siblings
 STOPWORDS = {
     "de": frozenset("""
         der die das den dem des ein eine einer eines einem einen und oder aber ich du er sie es wir
-        ihr man mich mir dich dir sich uns euch habt mein meine meinen meiner ihre ihren ist sind bin bist
+        ihr man mich mir dich dir sich uns euch habt mein meine meinen meiner meinem meines dein deine deinen deinem
+        unser unsere unseren unserem euer eure euren ihre ihren ist sind bin bist
         seid war waren hat haben habe hast wird werden kann kann's können könnte darf dürfen muss
         müssen soll sollte möchte möchten will wollen gibt gibt's geben hier da dort wie was wer
         welche welcher welches welchen wo wohin woher wann warum ob im in am an auf aus bei mit nach
         von vom zu zum zur für um über unter vor bis nicht noch schon auch nur mal bitte denn doch ja
         nein so sehr gern gerne eigentlich hallo entschuldigung entschuldigen sie ähm äh hm also dann
         einmal etwas irgendwo sagen sag mir wissen weiß würde würden gern bei beim es's findet finde
-        finden ich's kriege bekomme bekommen viel viele heißt heisst lautet nächste nächsten nächster fürs ins ans aufs vors übers
+        finden ich's kriege krieg kriegt hab gibts bekomme bekommen viel viele heißt heisst lautet nächste nächsten nächster fürs ins ans aufs vors übers
     """.split()),
     "en": frozenset("""
         the a an and or but i you he she it we they me my your our us them is are am was were be been
@@ -303,18 +304,21 @@ class Retriever:
         terms: dict[str, float] = {}
         analyzed = analyze(question, lang)
         content = [t for t in analyzed if t not in index.venue_terms and not _venue_compound(t, index.venue_terms)]
-        known = 0
+        known = direct_known = 0
         cue_terms = _CUE_TERMS[lang]
         # "open", "kostet" say what kind of answer is wanted; the subject ("café") decides which.
         has_subject = any(t not in cue_terms and t not in index.venue_terms for t in analyzed)
         # Words the visitor uses for what the pack names otherwise ("loo" for "WC"): the pack's own
         # words of the same thesaurus group count as weaker matches.
         synonyms: dict[str, float] = {}
+        understood: set[str] = set()  # stems of words only the thesaurus maps onto the pack ("windel", "baby")
         for w in words(question):
             if w in STOPWORDS[lang]:
                 continue
             direct = any(t in index.postings for t in analyze(w, lang))
             found = {t for sib in siblings(w) for t in analyze(sib, lang) if t in index.postings and t not in cue_terms}
+            if found and not direct:
+                understood.update(analyze(w, lang))
             # The rarest one (two) of the pack's siblings stand in; siblings as rare as the last one taken
             # share its place and weight: a tie cut by set order changed answers from run to run (hash seed).
             ranked = sorted(found, key=lambda t: (-index.idf(t), t))
@@ -334,14 +338,16 @@ class Retriever:
             if term in cue_terms and has_subject:
                 scale = min(scale, _CUE_WORD_WEIGHT)
             matches = _vocabulary_matches(term, index)
-            known += bool(matches) and term not in index.venue_terms
+            direct_known += bool(matches) and term not in index.venue_terms
+            # a word the pack knows, or one the thesaurus understood for it
+            known += (bool(matches) or term in understood) and term in content
             for match, weight in matches:
                 terms[match] = max(terms.get(match, 0.0), weight * scale)
         for t, weight in synonyms.items():
             terms[t] = max(terms.get(t, 0.0), weight)
-        if synonyms and known < len(content):
-            known += 1  # the word the thesaurus understood
-        return terms, has_subject, known / len(content) if content else 1.0
+        if synonyms:  # the thesaurus helped with at least one word, even one the pack also uses
+            known = max(known, min(len(content), direct_known + 1))
+        return terms, has_subject, min(1.0, known / len(content)) if content else 1.0
 
     def _index(self, lang: str, day: date) -> _Index:
         index = self._indexes.get(lang)
