@@ -17,6 +17,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("avatar.commands.run", "start the kiosk app (headless on files or sample questions without a display)"),
     "bench": ("avatar.commands.bench", "time the whole voice loop on WAV files fed at real-time pace"),
     "ask": ("avatar.commands.ask", "answer a typed question from the knowledge pack"),
+    "soak": ("avatar.commands.soak", "endurance run: N turns of the whole voice loop; memory, threads, files, drift"),
     "bench-llm": ("avatar.commands.bench_llm", "decoder speed of the diffusion LM against one-token-per-step decoding"),
     "say": ("avatar.commands.say", "synthesize TEXT to a WAV file"),
     "transcribe": ("avatar.commands.transcribe", "transcribe a WAV file"),
