@@ -194,6 +194,31 @@ class VoiceLoop:
             pass
         self._wipe_history(announce=False)
 
+    def close(self, timeout: float = 5.0) -> list[str]:
+        """stop(), then wait (up to `timeout` in all) for every thread of the loop to end: capture,
+        partials, the turns, stage calls still finishing after a cancel, and the sink's own thread.
+        A thread still inside a native call (Whisper, piper) when the interpreter exits aborts the
+        process ("terminate called without an active exception"), so commands close their loop.
+        Returns the names of threads still running after `timeout` (a hung stage call)."""
+        self.stop()
+        deadline = now() + timeout
+        threads = [self._capture_thread, self._partial_thread, *(job.thread for job in self._jobs)]
+        for thread in threads:
+            if thread is not None and thread is not threading.current_thread():
+                thread.join(max(0.0, deadline - now()))
+        left = [name for stage in (self._asr, self._answerer, self._fallback, self._tts, self._out)
+                if stage is not None for name in stage.settle(max(0.0, deadline - now()))]
+        try:
+            closed = getattr(self.sink, "close", None)
+            if closed is not None:
+                closed()
+        except Exception:
+            log.debug("closing the sink failed", exc_info=True)
+        left += [t.name for t in threads if t is not None and t.is_alive()]
+        if left:
+            log.warning("voice loop closed with threads still running: %s", ", ".join(left))
+        return left
+
     def run_until_done(self, drain: bool = True, timeout: float | None = None) -> list[ev.TurnMetrics]:
         """Run until the source ends and every turn has been answered (and, with drain, heard)."""
         self.start()
