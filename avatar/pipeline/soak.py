@@ -56,6 +56,7 @@ class Bounds:
     latency_drift_pct: float = 10.0    # p95 of the last tenth against turns 10-30 %
     errors: int = 0                    # stage errors, turns that never ended, logged errors
     min_turns_for_drift: int = 20      # fewer turns: drift is reported, not judged
+    warmup_turns: int = 200            # memory is compared from here on (at most half the run): caches fill by turns
 
 
 @dataclass
@@ -488,7 +489,10 @@ def summarize(records: list[TurnRecord], bounds: Bounds, logged_errors: int, wal
     out: dict[str, Any] = {"date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                            "machine": f"{platform.machine()} {os.cpu_count() or 0} cores",
                            **(setup or {}), "turns_done": n, "wall_s": round(wall_s, 1)}
-    warm = max(1, n // 10)  # the first tenth warms up (allocator pools, caches, lazy imports)
+    warm = max(1, n // 10)  # the first tenth warms up latency (lazy imports, first-use costs)
+    # memory: caches fill by turns (clauses spoken, word stems, allocator pools), so its warm-up is
+    # counted in turns (the soak: from turn 200 of 2,000), at most half the run
+    mem_warm = max(1, min(bounds.warmup_turns, n // 2))
     v2v = [r.voice_to_voice_ms for r in records]
     early = [v for v in v2v[warm: max(warm + 1, (3 * n) // 10)] if v is not None]
     late = [v for v in v2v[n - max(1, n // 10):] if v is not None]
@@ -503,17 +507,21 @@ def summarize(records: list[TurnRecord], bounds: Bounds, logged_errors: int, wal
                                   for lang in sorted({r.lang for r in records})}}
     rss = [r.rss_mb for r in records]
     second = rss[n // 2:]
-    rss_warm = float(np.median(rss[warm - 1: warm + 2])) if rss else 0.0
-    rss_end = float(np.median(rss[-3:])) if rss else 0.0
-    out["rss_mb"] = {"first": rss[0] if rss else None, "after_warmup": round(rss_warm, 1), "end": round(rss_end, 1),
-                     "max": max(rss, default=None),
+    span = max(1, min(10, n // 20))  # medians over a few turns: RSS moves by tens of MB within a turn
+    rss_warm = float(np.median(rss[max(0, mem_warm - span): mem_warm + span])) if rss else 0.0
+    rss_end = float(np.median(rss[-span:])) if rss else 0.0
+    tenths = [rss[i * n // 10:(i + 1) * n // 10] for i in range(10)] if n >= 10 else []
+    out["rss_mb"] = {"first": rss[0] if rss else None, "warmup_turn": mem_warm, "after_warmup": round(rss_warm, 1),
+                     "end": round(rss_end, 1), "max": max(rss, default=None),
+                     "median_by_tenth": [round(float(np.median(t)), 1) for t in tenths],
                      "growth_pct": round(100 * (rss_end - rss_warm) / rss_warm, 2) if rss_warm else None,
                      "slope_mb_per_100_turns_second_half": _round(slope_per_100(second), 2)}
     for key in ("threads", "fds", "spans"):
         series = [getattr(r, key) for r in records]
         out[key] = {"first": series[0] if series else None, "after_warmup": series[warm - 1] if series else None,
                     "end": series[-1] if series else None, "max": max(series, default=None),
-                    "max_after_warmup": max(series[warm:], default=None) if series[warm:] else None}
+                    "max_after_warmup": max(series[warm:], default=None) if series[warm:] else None,
+                    "max_last_half": max(series[n // 2:], default=None) if series[n // 2:] else None}
     stage_errors = sum(len(r.stage_errors) for r in records)
     timeouts = sum(r.timed_out for r in records)
     kinds = sorted({r.kind for r in records})
@@ -562,8 +570,9 @@ def format_report(r: dict) -> str:
     lines = [f"soak: {r['turns_done']} turns in {r['wall_s']:.0f} s ({r['machine']}, answer {r.get('answer')})",
              f"  voice-to-voice p50 {lat['p50']} ms, p95 {lat['p95']} ms (n={lat['n']}); p95 turns 10-30 % "
              f"{lat['p95_turns_10_30pct']} ms, last 10 % {lat['p95_last_10pct']} ms, drift {lat['drift_pct']} %",
-             f"  RSS {rss['first']} -> {rss['after_warmup']} (warm) -> {rss['end']} MB, growth {rss['growth_pct']} %, "
-             f"second-half slope {rss['slope_mb_per_100_turns_second_half']} MB/100 turns",
+             f"  RSS {rss['first']} -> {rss['after_warmup']} (turn {rss['warmup_turn']}) -> {rss['end']} MB, growth "
+             f"{rss['growth_pct']} %, second-half slope {rss['slope_mb_per_100_turns_second_half']} MB/100 turns; "
+             f"median by tenth {rss['median_by_tenth']}",
              f"  threads {r['threads']['after_warmup']} -> {r['threads']['end']} (max {r['threads']['max_after_warmup']}), "
              f"open fds {r['fds']['after_warmup']} -> {r['fds']['end']} (max {r['fds']['max_after_warmup']}), "
              f"trace spans held {r['spans']['end']} (max {r['spans']['max']})",

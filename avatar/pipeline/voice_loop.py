@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 
 ANSWER_SPAN_TRACKS = ("answer", "llm", "checks")
 PARTIAL_QUIET_MS = 60.0  # no partial transcript starts once the visitor has been quiet this long
+KEPT_TURNS = 1000  # per-turn records a loop keeps (metrics, barge-in times): a kiosk runs for weeks
 
 
 @dataclass
@@ -388,6 +389,7 @@ class VoiceLoop:
             self.emit(ev.PlaybackStopped(stopped, turn=job.id, reason="barge_in"))
         self.barge_ins.append(self._utt_voiced_ms)
         self.barge_in_clock_ms.append((silent - self._clock(self._utt_start)) * 1000)
+        del self.barge_ins[:-KEPT_TURNS], self.barge_in_clock_ms[:-KEPT_TURNS]
         self.tracer.instant("barge_in", turn=job.id if job else None)
 
     def _check_visitor_left(self) -> None:
@@ -626,6 +628,7 @@ class VoiceLoop:
                                  decode=answer.decode, checks=answer.checks)
         with self._lock:
             self.metrics.append(metrics)
+            del self.metrics[:-KEPT_TURNS]
             self.history.append(HistoryTurn(question, answer.reply, answer.lang))
             del self.history[:-max(1, self.cfg.answer.history_turns)]
         self._record_stage_spans(job, metrics.stages)
