@@ -78,9 +78,10 @@ def test_cli_exit_status_follows_the_verdict(monkeypatch, tmp_path, capsys):
     assert cli.main(["soak", "--turns", "0"]) == 2
 
 
-def test_short_real_soak_answers_takes_the_barge_in_and_ignores_noise():
+def test_short_real_soak_answers_and_ignores_noise():
     """Four turns through the real models: a question, a barge-in over the reply's echo, noise alone,
-    a question in the other language. Resources are sampled each turn and nothing fails."""
+    a question in the other language. Resources are sampled each turn and nothing fails. (Whether
+    the barge-in stops the reply is not asserted: about 1 in 5 do not, docs/PERF.md "Endurance".)"""
     cfg = config.load(sets=["answer.kind=retrieval"], env={})
     r = soak.run_soak(cfg, 4, kinds=["question", "barge_in", "bad:noise", "question"], listen_s=1.0,
                       progress=lambda msg: None)
