@@ -408,6 +408,9 @@ class VoiceLoop:
         self.tracer.end_visit()  # the words in the trace's spans go too (the ASR span's text)
         forget_visitor()  # and the answerer's word caches (stems of the visitor's words, phone digits)
         if had and announce:
+            from avatar.sysmem import trim
+
+            trim()  # idle between visitors: the freed memory goes back to the system (avatar/sysmem.py)
             self.emit(ev.VisitorLeft(now()))
 
     # --- partial transcripts ------------------------------------------------------------
