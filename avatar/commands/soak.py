@@ -20,7 +20,7 @@ def add_arguments(p) -> None:
     p.add_argument("--visit-turns", type=int, default=6, help="turns per visitor (then the visitor leaves)")
     p.add_argument("--room", default="office", help="simulated room of the echo path (office|lobby|hall|atrium)")
     p.add_argument("--max-rss-growth-pct", type=float, default=5.0,
-                   help="bound: RSS growth from the end of the warm-up tenth to the end (default 5)")
+                   help="bound: RSS growth from turn 200 (at most half the run) to the end (default 5)")
     p.add_argument("--max-drift-pct", type=float, default=10.0,
                    help="bound: voice-to-voice p95 of the last tenth over turns 10-30 %% (default 10)")
     p.add_argument("--max-errors", type=int, default=0, help="bound: stage errors, hung turns, logged errors")
