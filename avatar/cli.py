@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("avatar.commands.run", "start the kiosk app (headless on files or sample questions without a display)"),
     "bench": ("avatar.commands.bench", "time the whole voice loop on WAV files fed at real-time pace"),
     "ask": ("avatar.commands.ask", "answer a typed question from the knowledge pack"),
+    "soak": ("avatar.commands.soak", "endurance run: N turns of the whole voice loop; memory, threads, files, drift"),
     "bench-llm": ("avatar.commands.bench_llm", "decoder speed of the diffusion LM against one-token-per-step decoding"),
     "bench-echo": ("avatar.commands.bench_echo", "echo cancellation and barge-in in a simulated room"),
     "bench-tts": ("avatar.commands.bench_tts", "time to first audio of the voices, side by side"),
@@ -50,7 +51,50 @@ def build_parser(command: str | None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    """Run one command; as the program (argv None), also make sure the process exits with its status."""
+    if argv is not None:
+        return _main(argv)
+    if "MALLOC_ARENA_MAX" not in os.environ:  # before any thread: see avatar/sysmem.py
+        from avatar.sysmem import limit_arenas
+
+        limit_arenas(2)
+    code = _main(sys.argv[1:])
+    _exit_cleanly(code)
+    return code
+
+
+# A Python thread still inside a native call (CTranslate2's Whisper, onnxruntime's piper) when the
+# interpreter tears down aborts the process after the command has finished: "terminate called without
+# an active exception" (exit 134) or a segfault (139), although the command succeeded. Commands close
+# what they started (VoiceLoop.close joins its threads); what is still running then gets a few seconds
+# to end, and a call that never returns (a hung stage) is left behind by exiting without the teardown.
+EXIT_WAIT_S = 10.0
+
+
+def _exit_cleanly(code: int, wait_s: float = EXIT_WAIT_S) -> None:
+    import threading
+
+    from avatar.trace import now
+
+    deadline = now() + wait_s
+    for thread in threading.enumerate():
+        if thread is not threading.current_thread() and thread.is_alive():
+            thread.join(max(0.0, deadline - now()))
+    left = [t.name for t in threading.enumerate() if t is not threading.current_thread() and t.is_alive()]
+    if not left:
+        return  # the normal exit: nothing native can be cut off mid-call
+    logging.getLogger("avatar").warning("threads still running at exit (%s): exiting without the interpreter's "
+                                        "teardown", ", ".join(left))
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:
+            pass
+    os._exit(code)
+
+
+def _main(argv: list[str]) -> int:
     command = next((a for a in argv if a in COMMANDS), None)
     try:
         parser = build_parser(command)

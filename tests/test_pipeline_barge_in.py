@@ -63,3 +63,34 @@ def test_the_rule_comes_from_the_settings_and_a_sink_that_cannot_pause_never_pau
     rule = rule_from_config(cfg)
     assert (rule.min_ms, rule.onset_ms, rule.threshold) == (300.0, 40.0, 0.8)
     assert rule_from_config(cfg, can_pause=False).onset_ms == 0.0
+
+
+def _swallowed_interruption(rule, words):
+    """'Where are the toilets?' over the reply: the onset pauses it, the double-talk suppressor takes
+    'are the' (the frames reach nobody), the endpointer hears only 'toilets' (and its words, then)."""
+    actions = [rule.frame(20, 0.9, False, 0) for _ in range(3)]  # "Where": the onset
+    actions += [rule.frame(20, 0.0, False, 0) for _ in range(12)]  # suppressed: silence for the rule
+    actions += [rule.frame(20, 0.9, True, 100 + 20 * i, None) for i in range(16)]  # "toilets", no words yet
+    actions += [rule.frame(20, 0.9, True, 420, words)]  # 0.7 s from the onset, 0.42 s of it heard
+    actions += [rule.frame(20, 0.0, True, 420, words) for _ in range(5)]
+    actions += [rule.utterance_ended(420, words)]
+    return [a for a in actions if a != NONE]
+
+
+def test_an_interruption_whose_first_words_the_suppressor_took_still_stops_the_reply():
+    from avatar.vad.backchannel import backchannel_rule
+
+    rule = BargeIn(BargeInRule(min_ms=240, onset_ms=60), backchannel_rule(240))
+    assert _swallowed_interruption(rule, "toilets.") == [PAUSE, STOP]
+
+
+def test_a_short_acknowledgement_after_the_onset_still_resumes():
+    from avatar.vad.backchannel import backchannel_rule
+
+    rule = BargeIn(BargeInRule(min_ms=240, onset_ms=60), backchannel_rule(240))
+    # "genau", misheard as "Get out": heard whole from its onset, 380 ms
+    actions = [rule.frame(20, 0.9, False, 0) for _ in range(3)]
+    actions += [rule.frame(20, 0.9, True, 100 + 20 * i, "Get out") for i in range(14)]
+    actions += [rule.frame(20, 0.0, True, 380, "Get out") for _ in range(5)]
+    actions += [rule.utterance_ended(380, "Get out")]
+    assert [a for a in actions if a != NONE] == [PAUSE, RESUME]

@@ -120,12 +120,17 @@ class WhisperASR:
                 self.tracer.record("asr.wait", t0, waited, track="asr", partial=partial)
             cancel.raise_if_cancelled()
             fits = audio.size <= (MAX_FRAMES - self.cfg.pad_frames) * HOP
+            if partial and not fits:  # a partial transcript is about the latest words: the window's last 24 s
+                audio = audio[audio.size - (MAX_FRAMES - self.cfg.pad_frames) * HOP:]
+                fits = True
             if (self.cfg.trim_window or partial) and fits:
                 result = self._decode_window(audio, lang, partial, cancel, prior)
                 if not partial and result.get("suspect"):
                     log.info("trimmed-window transcript looks wrong (%r): decoding the full window", result["text"])
                     result = {**self._decode_full(audio, result["lang"], result["lang_prob"], cancel),
                               "prior_used": result.get("prior_used", False)}
+            elif not fits:  # longer than one window: Whisper drops words near a window's end
+                result = self._decode_pieces(audio, lang, cancel, prior)
             else:
                 result = self._decode_full(audio, lang, None, cancel, prior)
         tr = Transcript(result["text"], result["lang"], result["lang_prob"], "", 0.0, result["text"],
@@ -193,6 +198,52 @@ class WhisperASR:
         return {"text": text, "lang": lang, "lang_prob": 1.0 if lang_prob is None else lang_prob, "path": "full",
                 "no_speech_prob": float(no_speech), "avg_logprob": logprob, "suspect": False,
                 "prior_used": prior_used, "prompt_tokens": len(venue)}
+
+    def _decode_pieces(self, audio: np.ndarray, lang: str | None, cancel: CancelToken,
+                       prior: str | None = None) -> dict:
+        """Audio longer than the window, piece by piece (avatar/asr/pieces.py): cut in pauses, each
+        piece at most PIECE_S long, so each is decoded whole (the trimmed window, or the full one
+        when `asr.trim_window` is off or the trimmed transcript looks wrong). A cut inside speech
+        gets an overlap, and the words both pieces heard are said once.
+
+        One piece of 30 s decoded as one window lost its last seconds' words (an utterance of 36 s
+        kept 76 % of its words; tests/test_asr_long.py)."""
+        from avatar.asr.pieces import OVERLAP_S, PIECE_S, join_overlap, split_points
+
+        prior_used = False
+        if lang is None:  # the language of the whole utterance: from its first window
+            lang, lang_prob, prior_used = self._detect(audio, prior)
+            cancel.raise_if_cancelled()
+        else:
+            lang_prob = 1.0
+        text, kept, no_speech, logprobs = "", 0, [], []
+        overlap = int(OVERLAP_S * SAMPLE_RATE)
+        pieces = split_points(audio * 32768.0, PIECE_S)
+        with self.tracer.span("asr.pieces", track="asr", pieces=len(pieces)) as info:
+            cut_in_speech = False
+            for start, end, at_pause in pieces:
+                piece = audio[max(0, start - overlap) if cut_in_speech else start:end]
+                if self.cfg.trim_window:
+                    r = self._decode_window(piece, lang, False, cancel)
+                    if r.get("suspect"):
+                        r = self._decode_full(piece, lang, lang_prob, cancel)
+                else:
+                    r = self._decode_full(piece, lang, lang_prob, cancel)
+                cancel.raise_if_cancelled()
+                piece_tr = Transcript(r["text"], lang, lang_prob, "", 0.0, r["text"], r["path"],
+                                      r["no_speech_prob"], r["avg_logprob"])
+                if r["text"].strip() and not _why_dropped(piece_tr):  # a quiet piece's "Thank you." goes
+                    text = join_overlap(text, r["text"]) if cut_in_speech else f"{text} {r['text']}".strip()
+                    kept += 1
+                    no_speech.append(r["no_speech_prob"])
+                    logprobs.append((r["avg_logprob"], piece.size))
+                cut_in_speech = not at_pause
+            info["kept"] = kept
+        weight = sum(n for _, n in logprobs)
+        return {"text": text, "lang": lang, "lang_prob": lang_prob, "path": "pieces",
+                "no_speech_prob": float(min(no_speech, default=1.0)),
+                "avg_logprob": float(sum(lp * n for lp, n in logprobs) / weight) if weight else -10.0,
+                "suspect": False, "prior_used": prior_used, "prompt_tokens": len(self.prompt_ids(lang))}
 
     def _detect(self, audio: np.ndarray, prior: str | None = None) -> tuple[str, float, bool]:
         speech = audio[: (MAX_FRAMES - self.cfg.pad_frames) * HOP]

@@ -131,7 +131,10 @@ def run_bench(cfg, wavs: Sequence[Path], modes: Sequence[str] = ("streaming",), 
                 for mode in modes:  # interleaved: both designs see the same load
                     mode_cfg = cfg.with_overrides(overrides[mode])
                     loop = build_voice_loop(mode_cfg, [wav], Path(tmp) / "out.wav", tracer, stages_of[mode])
-                    metrics = loop.run_until_done(drain=False, timeout=60)
+                    try:
+                        metrics = loop.run_until_done(drain=False, timeout=60)
+                    finally:  # the reply's remaining clauses are still being synthesized: wait for them
+                        loop.close()
                     done += 1
                     if not metrics:
                         turns.append(Turn(mode, str(wav), "", "", "", {}, None, speech_s=speech_s))

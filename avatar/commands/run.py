@@ -242,8 +242,8 @@ def run_headless(cfg, inputs, output, demo: bool = False, debug: bool = False) -
     loop.subscribe(observe)
     try:
         loop.run_until_done()
-    finally:
-        loop.stop()
+    finally:  # every thread of the loop ends before the interpreter does
+        getattr(loop, "close", loop.stop)()
     if metrics:
         print()
         rows = [{**m.stages, **({"voice_to_voice": m.voice_to_voice_ms} if m.voice_to_voice_ms is not None else {})}

@@ -25,9 +25,7 @@ from avatar.errors import ConfigError
 from avatar.frames import SAMPLE_RATE
 from avatar.trace import now
 
-PIECE_S = 20.0  # under the trimmed window's ~24 s (asr.pad_frames = 600), so each piece takes the fast path
-_FRAME = SAMPLE_RATE // 50  # 20 ms
-_QUIET_FRAMES = 15  # a pause: the quietest 300 ms
+from avatar.asr.pieces import PIECE_S, split_points  # noqa: F401  (split_points: also imported by tests)
 
 
 def add_arguments(parser) -> None:
@@ -77,36 +75,6 @@ def run(args, cfg) -> int:
         else:
             print(f"[{tr.lang} {tr.lang_prob:.2f}] {tr.text}  ({tr.ms:.0f} ms, {tr.path})")
     return 0
-
-
-def split_points(pcm: np.ndarray, piece_s: float = PIECE_S) -> list[tuple[int, int, bool]]:
-    """(start, end, at_pause) sample ranges covering `pcm`, each at most `piece_s` long; every cut
-    but the last is in the middle of the last pause (300 ms quiet) of the piece's second half, or at
-    its quietest 300 ms when it has none: `at_pause` False, the cut may fall inside a word."""
-    limit = int(piece_s * SAMPLE_RATE)
-    n_frames = len(pcm) // _FRAME
-    frames = pcm[: n_frames * _FRAME].astype(np.float64).reshape(n_frames, _FRAME)
-    rms = np.sqrt(np.mean(frames ** 2, axis=1)) if n_frames else np.zeros(0)
-    # a pause is quiet against the file's own speech level, and quiet in absolute terms (-50 dBFS) always
-    quiet_level = max(0.1 * float(np.percentile(rms, 90)) if n_frames else 0.0, 32768 * 10 ** (-50 / 20))
-    window = np.ones(_QUIET_FRAMES) / _QUIET_FRAMES
-    pieces, start = [], 0
-    while len(pcm) - start > limit:
-        lo, hi = (start + limit // 2) // _FRAME, (start + limit) // _FRAME - _QUIET_FRAMES
-        smooth = np.convolve(rms[lo:hi + _QUIET_FRAMES], window, mode="valid") if hi > lo else np.zeros(0)
-        if smooth.size:
-            quiet = np.flatnonzero(smooth <= quiet_level)
-            # the last pause keeps pieces long (fewer calls); without one, the quietest moment
-            best = int(quiet[-1]) if quiet.size else int(np.argmin(smooth))
-            cut = (lo + best + _QUIET_FRAMES // 2) * _FRAME
-            at_pause = bool(quiet.size)
-        else:
-            cut, at_pause = start + limit, False
-        cut = min(max(cut, start + _FRAME), start + limit)
-        pieces.append((start, cut, at_pause))
-        start = cut
-    pieces.append((start, len(pcm), True))
-    return pieces
 
 
 def _transcribe_pieces(asr, pcm: np.ndarray, lang: str | None, piece_s: float) -> list[dict]:

@@ -131,7 +131,20 @@ class WatchedStage(Generic[S]):
         # looks at its token between steps, so it usually ends soon; past its limit it counts as hung
         self._cancelled: dict[int, tuple[threading.Thread, float]] = {}
         self._renewing: threading.Thread | None = None
+        self._live: list[threading.Thread] = []  # call threads started (pruned as they end)
         self.renewals = 0
+
+    def settle(self, timeout: float) -> list[str]:
+        """Wait up to `timeout` for this stage's calls still running (cancelled, abandoned, in flight)
+        and for a fresh instance being built; the names of the threads still running after it."""
+        deadline = now() + timeout
+        with self._lock:
+            threads = [*self._live, *self._stuck.values(), *(t for t, _ in self._cancelled.values())]
+            if self._renewing is not None:
+                threads.append(self._renewing)
+        for thread in threads:
+            thread.join(max(0.0, deadline - now()))
+        return [t.name for t in threads if t.is_alive()]
 
     @property
     def instance(self) -> S:
@@ -148,6 +161,8 @@ class WatchedStage(Generic[S]):
         deadline = now() + limit
         instance = self._acquire(deadline if wait_fresh else now(), token)
         thread, done, box = _start(self.name, lambda: fn(instance))
+        with self._lock:  # every call thread is known until it ends (settle() waits for them)
+            self._live = [t for t in self._live if t.is_alive()] + [thread]
         while not done.wait(0.005):
             if token.cancelled:
                 with self._lock:

@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 
 ANSWER_SPAN_TRACKS = ("answer", "llm", "checks")
 PARTIAL_QUIET_MS = 60.0  # no partial transcript starts once the visitor has been quiet this long
+KEPT_TURNS = 1000  # per-turn records a loop keeps (metrics, barge-in times): a kiosk runs for weeks
 
 
 @dataclass
@@ -193,6 +194,31 @@ class VoiceLoop:
         except Exception:
             pass
         self._wipe_history(announce=False)
+
+    def close(self, timeout: float = 5.0) -> list[str]:
+        """stop(), then wait (up to `timeout` in all) for every thread of the loop to end: capture,
+        partials, the turns, stage calls still finishing after a cancel, and the sink's own thread.
+        A thread still inside a native call (Whisper, piper) when the interpreter exits aborts the
+        process ("terminate called without an active exception"), so commands close their loop.
+        Returns the names of threads still running after `timeout` (a hung stage call)."""
+        self.stop()
+        deadline = now() + timeout
+        threads = [self._capture_thread, self._partial_thread, *(job.thread for job in self._jobs)]
+        for thread in threads:
+            if thread is not None and thread is not threading.current_thread():
+                thread.join(max(0.0, deadline - now()))
+        left = [name for stage in (self._asr, self._answerer, self._fallback, self._tts, self._out)
+                if stage is not None for name in stage.settle(max(0.0, deadline - now()))]
+        try:
+            closed = getattr(self.sink, "close", None)
+            if closed is not None:
+                closed()
+        except Exception:
+            log.debug("closing the sink failed", exc_info=True)
+        left += [t.name for t in threads if t is not None and t.is_alive()]
+        if left:
+            log.warning("voice loop closed with threads still running: %s", ", ".join(left))
+        return left
 
     def run_until_done(self, drain: bool = True, timeout: float | None = None) -> list[ev.TurnMetrics]:
         """Run until the source ends and every turn has been answered (and, with drain, heard)."""
@@ -363,6 +389,7 @@ class VoiceLoop:
             self.emit(ev.PlaybackStopped(stopped, turn=job.id, reason="barge_in"))
         self.barge_ins.append(self._utt_voiced_ms)
         self.barge_in_clock_ms.append((silent - self._clock(self._utt_start)) * 1000)
+        del self.barge_ins[:-KEPT_TURNS], self.barge_in_clock_ms[:-KEPT_TURNS]
         self.tracer.instant("barge_in", turn=job.id if job else None)
 
     def _check_visitor_left(self) -> None:
@@ -381,6 +408,9 @@ class VoiceLoop:
         self.tracer.end_visit()  # the words in the trace's spans go too (the ASR span's text)
         forget_visitor()  # and the answerer's word caches (stems of the visitor's words, phone digits)
         if had and announce:
+            from avatar.sysmem import trim
+
+            trim()  # idle between visitors: the freed memory goes back to the system (avatar/sysmem.py)
             self.emit(ev.VisitorLeft(now()))
 
     # --- partial transcripts ------------------------------------------------------------
@@ -601,6 +631,7 @@ class VoiceLoop:
                                  decode=answer.decode, checks=answer.checks)
         with self._lock:
             self.metrics.append(metrics)
+            del self.metrics[:-KEPT_TURNS]
             self.history.append(HistoryTurn(question, answer.reply, answer.lang))
             del self.history[:-max(1, self.cfg.answer.history_turns)]
         self._record_stage_spans(job, metrics.stages)

@@ -178,7 +178,7 @@ class App:
     def _call_stop(self) -> None:
         if self.loop is not None:
             try:
-                self.loop.stop()
+                getattr(self.loop, "close", self.loop.stop)()  # close: its threads end too
             except Exception as exc:
                 log.warning("stopping the voice loop failed: %s", exc)
         self._thread.join(timeout=3.0)
