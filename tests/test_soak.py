@@ -7,8 +7,8 @@ import pytest
 
 from avatar import cli, config
 from avatar.frames import SAMPLE_RATE
-from avatar.pipeline import soak
-from avatar.pipeline.soak import Bounds, EchoPath, TurnRecord, plan_turns, summarize
+from avatar.bench import soak
+from avatar.bench.soak import Bounds, EchoPath, TurnRecord, plan_turns, summarize
 
 
 def _records(n, rss=lambda i: 500.0, threads=lambda i: 12, fds=lambda i: 16, v2v=lambda i: 800.0):

@@ -3,7 +3,7 @@
 Drives the real pipeline headless (models loaded once, one VoiceLoop) for N turns of recorded
 questions in both languages with room noise and echo, barge-ins, backchannels and bad input;
 reports voice-to-voice drift, RSS over turns (slope over the second half), threads, open files,
-trace spans held and errors; exits 1 when a bound is broken (avatar/pipeline/soak.py).
+trace spans held and errors; exits 1 when a bound is broken (avatar/bench/soak.py).
 """
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def add_arguments(p) -> None:
 
 def run(args, cfg) -> int:
     from avatar.errors import ConfigError
-    from avatar.pipeline.soak import Bounds, format_report, run_soak
+    from avatar.bench.soak import Bounds, format_report, run_soak
 
     if args.turns < 1:
         raise ConfigError(f"--turns {args.turns} must be at least 1", hint="avatar soak --turns 100")

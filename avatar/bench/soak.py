@@ -230,7 +230,7 @@ class EchoPath:
 
     def echo(self, t_end: float, n: int) -> np.ndarray:
         """The echo in the n samples that end at clock time t_end."""
-        from avatar.aec.room import convolve
+        from avatar.bench.room import convolve
 
         i1 = int(round(t_end * SAMPLE_RATE))
         i0 = i1 - n - self.h.size + 1
@@ -375,7 +375,7 @@ def run_soak(cfg, n_turns: int, *, seed: int = 0, listen_s: float = 2.0, visit_t
              kinds: Sequence[str] | None = None,
              progress: Callable[[str], None] = print) -> dict[str, Any]:
     """Run the soak; a JSON-ready report with every turn, the trends and the verdict."""
-    from avatar.aec.room import impulse_response, room
+    from avatar.bench.room import impulse_response, room
     from avatar.audio.wav_sink import WavFileSink
     from avatar.pipeline.build import _echo_canceller, _turn_taking, load_stages
     from avatar.pipeline.voice_loop import VoiceLoop
