@@ -1,0 +1,338 @@
+"""Incremental recognition: the growing utterance is transcribed while the visitor speaks.
+
+Each partial pass transcribes the audio after the confirmed words (with those words as its
+prompt) and aligns its words to the audio. A word is confirmed ("committed") when two consecutive
+passes agree on it and on everything before it (local agreement, the policy of
+whisper_streaming); the audio the confirmed words cover is then cut off at a word boundary, so the
+next pass, and the final one after the end of speech, encode only what comes after. The final pass
+therefore costs what the unconfirmed tail costs, not what the utterance costs.
+
+The final transcript is the confirmed words plus the tail pass's words. The whole-utterance pass
+stays the fallback whenever the tail pass looks wrong: suspect (a loop, no end token), dropped
+(empty, noise, a hallucination) although the last partial pass still heard unconfirmed words,
+repeating the confirmed words, or sharing none of the words the last partial pass heard after
+them. Every final transcript says which way it went (`Transcript.path`: "tail" or the whole pass's
+own, and `Transcript.fallback`: why).
+
+`LocalAgreement` is the bookkeeping alone (no model; tests drive it with scripted passes);
+`IncrementalRecognizer` runs the passes on a recognizer (`WhisperASR`) for the voice loop.
+"""
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, replace
+from difflib import SequenceMatcher
+from typing import Sequence
+
+import numpy as np
+
+from avatar.asr.transcript import Transcript, Word
+from avatar.asr.transcript_checks import is_hallucination, looks_looped, normalize
+from avatar.cancel import NEVER, CancelToken
+from avatar.frames import SAMPLE_RATE
+from avatar.trace import now
+
+MAX_OVERLAP = 5        # words: a pass that starts by repeating up to this many confirmed words has them removed
+OVERLAP_NEAR_S = 1.0   # ... only when they lie this close to the cut (the confirmed audio's edge)
+CUT_MARGIN_S = 0.12    # the cut lies this much before the overlap word (alignment is coarse; a cut into its onset makes Whisper stop early)
+RIGHT_CONTEXT_S = 0.3  # a word is confirmed only if it ended this long before the end of the earlier pass's audio
+MIN_TAIL_S = 0.3       # the cut never comes closer than this to the end of the audio heard so far
+FIRST_COMMIT_S = 2.0   # no word is confirmed before a pass has heard this much: language ID needs it
+FIRST_COMMIT_PROB = 0.9  # ... and both passes' language, this sure, the same (it is then kept for the utterance)
+AGREE_SHARE = 0.5      # the tail pass must keep this share of the last partial pass's unconfirmed words (in order)
+SIMILAR_RATIO = 0.6    # two spellings of one word (difflib ratio)
+UNCOVERED_S = 1.0      # the tail pass's words must end at most this long before the end of its audio
+HEAD = 160             # samples compared to tell that the audio is still the same utterance
+
+
+def _key(word: str) -> str:
+    return normalize(word)
+
+
+@dataclass(frozen=True)
+class Commit:
+    """What the final pass needs of the confirmed part: its words, where their audio ends, their language."""
+    words: tuple[str, ...]
+    cut: int                      # samples of the utterance's audio the words cover (the tail starts here)
+    lang: str
+    lang_prob: float
+    pending: tuple[str, ...] = ()  # the last pass's words after the confirmed ones (not yet agreed on)
+    passes: int = 0
+    head: bytes = b""
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.words)
+
+    @property
+    def context(self) -> str:
+        """The confirmed words before the cut: the tail pass's prompt (the last one is in its audio)."""
+        return " ".join(self.words[:-1])
+
+
+class LocalAgreement:
+    """Confirmed words, the last pass's unconfirmed words, and the cut (local agreement of two passes)."""
+
+    def __init__(self, min_words: int = 1, first_commit_s: float = FIRST_COMMIT_S,
+                 right_context_s: float = RIGHT_CONTEXT_S):
+        self.min_words = max(1, int(min_words))
+        self.first_commit_s = first_commit_s
+        self.right_context_s = right_context_s
+        self.reset()
+
+    def reset(self) -> None:
+        self.committed: list[Word] = []
+        self.pending: list[Word] = []  # the previous pass's words after the confirmed ones
+        self.cut = 0                   # samples: the next pass transcribes audio[cut:]
+        self.lang = ""
+        self.lang_prob = 0.0
+        self.passes = 0
+        self._last_lang = ""  # the previous pass's language (before any word is confirmed)
+        self._last_len = 0    # the previous pass's audio length in samples
+
+    @property
+    def text(self) -> str:
+        return " ".join(w.text for w in self.committed)
+
+    @property
+    def context(self) -> str:
+        """The confirmed words before the cut (the last one lies after it: the overlap)."""
+        return " ".join(w.text for w in self.committed[:-1])
+
+    def hypothesis(self) -> str:
+        """Confirmed words plus the last pass's others: what the visitor said so far, best guess."""
+        return " ".join(w.text for w in [*self.committed, *self.pending])
+
+    def insert(self, words: Sequence[Word], lang: str, lang_prob: float, audio_len: int) -> list[Word]:
+        """A new pass over audio[cut:]: its words (times in seconds from `cut`), language and the
+        audio length it saw. Returns the words it confirmed (and moves the cut past them)."""
+        self.passes += 1
+        offset = self.cut / SAMPLE_RATE
+        new = [Word(w.text, w.start + offset, w.end + offset) for w in words if _key(w.text)]
+        new = self._drop_overlap(new, offset)
+        if not new:
+            return []  # a pass that heard nothing (dropped, a loop) says nothing about the words
+        if self.lang and lang != self.lang:
+            # a pass in another language than the confirmed words: nothing agrees, nothing confirmed
+            self.pending = []
+            return []
+        same_lang, self._last_lang = lang == self._last_lang, lang
+        heard, self._last_len = self._last_len / SAMPLE_RATE, audio_len
+        agreed = 0
+        for a, b in zip(self.pending, new):
+            # the same word, and one the earlier pass heard whole (not cut off by the end of its audio)
+            if _key(a.text) != _key(b.text) or max(a.end, b.end) > heard - self.right_context_s:
+                break
+            agreed += 1
+        if not self.committed and (agreed < self.min_words or not same_lang or lang_prob < FIRST_COMMIT_PROB
+                                   or audio_len < self.first_commit_s * SAMPLE_RATE):
+            agreed = 0  # the first words wait until the language is sure
+        confirmed = new[:agreed]
+        self.pending = new[len(confirmed):]
+        if confirmed:
+            if not self.lang:
+                self.lang, self.lang_prob = lang, lang_prob
+            self.committed.extend(confirmed)
+            self._move_cut(audio_len)
+        return confirmed
+
+    def _drop_overlap(self, new: list[Word], offset: float) -> list[Word]:
+        """A pass hears the last confirmed word again at the start of its audio (the cut lies before
+        it): drop what repeats the confirmed words, and any word that lies within their audio."""
+        if not self.committed or not new or new[0].start > offset + OVERLAP_NEAR_S:
+            return new
+        n = repeated_start([w.text for w in self.committed], [w.text for w in new])
+        new = new[n:]
+        edge = self.committed[-1].end
+        while new and (new[0].start + new[0].end) / 2 < edge - CUT_MARGIN_S:
+            new = new[1:]
+        return new
+
+    def _move_cut(self, audio_len: int) -> None:
+        """Cut before the last confirmed word, in the gap between it and the word before: the next
+        pass hears that word again (and the final pass checks it heard it: the overlap)."""
+        last = self.committed[-1]
+        if len(self.committed) > 1:
+            before = self.committed[-2].end
+            at = (before + last.start) / 2 if last.start > before else last.start - CUT_MARGIN_S
+        else:
+            at = last.start - CUT_MARGIN_S
+        cut = min(int(round(at * SAMPLE_RATE)), audio_len - int(MIN_TAIL_S * SAMPLE_RATE))
+        if cut > self.cut:
+            self.cut = cut
+
+    def snapshot(self, head: bytes = b"") -> Commit:
+        return Commit(tuple(w.text for w in self.committed), self.cut, self.lang, self.lang_prob,
+                      tuple(w.text for w in self.pending), self.passes, head)
+
+
+class IncrementalRecognizer:
+    """Incremental recognition of one utterance at a time for the voice loop.
+
+    `partial()` is called by the partial-transcript thread with the utterance so far; `commit()`
+    gives a final pass what is confirmed at that moment; `final()` runs the tail pass (and the
+    whole-utterance fallback) on a recognizer. A new utterance (different first samples, or
+    `reset()`) starts afresh."""
+
+    def __init__(self, min_words: int = 1):
+        self._agree = LocalAgreement(min_words)
+        self._lock = threading.Lock()
+        self._generation = 0
+        self._head = b""
+
+    def reset(self) -> None:
+        with self._lock:
+            self._agree.reset()
+            self._generation += 1
+            self._head = b""
+
+    def partial(self, asr, audio: np.ndarray, lang: str | None = None, prior: str | None = None,
+                cancel: CancelToken = NEVER) -> Transcript:
+        """One pass over the audio after the confirmed words; returns the best guess so far
+        (confirmed words + this pass's others) as a partial transcript."""
+        head = np.asarray(audio[:HEAD]).tobytes()
+        with self._lock:
+            if head != self._head or self._agree.cut >= len(audio):
+                self._agree.reset()  # a new utterance (or the audio was trimmed under us)
+                self._generation += 1
+                self._head = head
+            generation, cut, context = self._generation, self._agree.cut, self._agree.context
+            fixed = lang or self._agree.lang or None
+        tr = asr.transcribe(audio[cut:], lang=fixed, partial=True, cancel=cancel,
+                            prior=prior, context=context, words=True)
+        with self._lock:
+            if generation != self._generation:
+                return tr  # reset while it ran: its words belong to no utterance now
+            if tr.dropped or tr.fallback:
+                words: tuple[Word, ...] = ()
+            else:
+                words = tr.words
+            self._agree.insert(words, tr.lang, tr.lang_prob, len(audio))
+            text = self._agree.hypothesis()
+            committed = len(self._agree.committed)
+            lang_now = self._agree.lang or tr.lang
+        out = replace(tr, text=text, lang=lang_now, committed_words=committed, dropped="" if text else tr.dropped)
+        return out
+
+    def commit(self) -> Commit:
+        with self._lock:
+            return self._agree.snapshot(self._head)
+
+    @staticmethod
+    def final(asr, audio: np.ndarray, commit: Commit | None, lang: str | None = None, prior: str | None = None,
+              cancel: CancelToken = NEVER) -> Transcript:
+        """The final transcript of `audio`: the confirmed words of `commit` plus a pass over the
+        audio after them; the whole-utterance pass when nothing is confirmed or the tail pass
+        looks wrong (then `fallback` says why)."""
+        t0 = now()
+        reason = usable(commit, audio)
+        if reason:
+            tr = asr.transcribe(audio, lang=lang, cancel=cancel, prior=prior)
+            if reason != "none_confirmed":
+                tr.fallback = reason
+            return tr
+        tail_lang = lang or commit.lang
+        tail = asr.transcribe(audio[commit.cut:], lang=tail_lang, cancel=cancel, context=commit.context)
+        reason, tail_words = judge_tail(commit, tail, len(audio) - commit.cut)
+        if reason:
+            whole = asr.transcribe(audio, lang=lang, cancel=cancel, prior=prior)
+            whole.fallback = reason
+            whole.encoded_s = round(whole.encoded_s + tail.encoded_s, 3)
+            whole.ms = (now() - t0) * 1000.0
+            return whole
+        text = " ".join([*commit.words, *tail_words]).strip()
+        return replace(tail, text=text, raw_text=text, lang=tail_lang, path="tail", dropped="",
+                       committed_words=len(commit.words), ms=(now() - t0) * 1000.0)
+
+
+def usable(commit: Commit | None, audio: np.ndarray) -> str:
+    """"" when the tail pass can run on `commit`, else why not."""
+    if commit is None or not commit.words:
+        return "none_confirmed"
+    if commit.head and np.asarray(audio[:HEAD]).tobytes() != commit.head:
+        return "other_audio"
+    if commit.cut <= 0 or commit.cut >= len(audio):
+        return "no_cut"
+    return ""
+
+
+def similar(a: str, b: str) -> bool:
+    """The same word, give or take an ending or a spelling ("ticket"/"tickets", "Stadt"/"Stadth")."""
+    a, b = _key(a), _key(b)
+    return a == b or (min(len(a), len(b)) >= 3 and SequenceMatcher(None, a, b).ratio() >= SIMILAR_RATIO)
+
+
+def repeated_start(committed: Sequence[str], words: Sequence[str]) -> int:
+    """How many of `words`' first words repeat the end of the confirmed words (up to MAX_OVERLAP)."""
+    done = [_key(w) for w in committed[-MAX_OVERLAP:]]
+    head = [_key(w) for w in words[:MAX_OVERLAP]]
+    for n in range(min(len(done), len(head)), 0, -1):
+        if done[-n:] == head[:n]:
+            return n
+    return 0
+
+
+def judge_tail(commit: Commit, tail: Transcript, tail_samples: int) -> tuple[str, list[str]]:
+    """("", the tail's words after the confirmed ones) when the tail pass can be trusted, else
+    (why the whole utterance must be decoded, [])."""
+    if tail.fallback:
+        return tail.fallback, []  # suspect (a loop, no end token) or too long for the trimmed window
+    if tail.dropped:
+        return f"tail_{tail.dropped}", []  # it should at least hear the overlap word again
+    if is_hallucination(tail.text):
+        return "tail_hallucination", []
+    words = [w for w in tail.text.split() if _key(w)]
+    # the tail's audio starts with the last confirmed word: the pass must hear it again (in its
+    # first two words; a fragment of the word before may come first), else it disagrees
+    at = next((i for i, w in enumerate(words[:2]) if similar(w, commit.words[-1])), None)
+    if at is None:
+        return "tail_disagrees", []
+    rest = words[at + 1:]
+    done = [_key(w) for w in commit.words]
+    keys = [_key(w) for w in rest]
+    if len(done) >= 3 and len(keys) >= 3 and _contains(done, keys[:3]):
+        return "tail_repeats_confirmed", []  # it transcribed confirmed audio again
+    if looks_looped(" ".join([*done, *keys])):
+        return "loop", []
+    # the words must reach the end of the speech: Whisper sometimes stops after the first
+    # sentence of the tail ("door." and nothing of "what time is it, cancel timer")
+    if tail.covered_s and tail.covered_s < tail_samples / SAMPLE_RATE - UNCOVERED_S:
+        return "tail_short", []
+    pending = [_key(w) for w in commit.pending if _key(w)]
+    if len(pending) >= 3 and _in_order(pending, keys) < AGREE_SHARE * len(pending):
+        return "tail_disagrees_partial", []  # it lost most of the words the last partial pass heard there
+    return "", rest
+
+
+def _in_order(a: list[str], b: list[str]) -> int:
+    """Length of the longest common subsequence of two word lists (similar words count as the same)."""
+    prev = [0] * (len(b) + 1)
+    for x in a:
+        cur = [0]
+        for j, y in enumerate(b, 1):
+            cur.append(prev[j - 1] + 1 if similar(x, y) else max(prev[j], cur[j - 1]))
+        prev = cur
+    return prev[-1]
+
+
+def _contains(seq: list[str], sub: list[str]) -> bool:
+    n = len(sub)
+    return any(seq[i:i + n] == sub for i in range(len(seq) - n + 1))
+
+
+def replay(asr, pcm: np.ndarray, interval_ms: float = 600.0, first_ms: float = 500.0, lang: str | None = None,
+           prior: str | None = None, speech_end: int | None = None) -> tuple[Commit, list[Transcript], Transcript]:
+    """The voice loop's partial passes and final pass on a recording, offline: a pass on the audio
+    heard so far, the next one `interval_ms` after it finished (in stream time: a slow pass leaves
+    fewer passes, as in the loop), none after `speech_end` (samples; default the end), then the
+    final pass on the whole of `pcm`. Returns (what was confirmed, the partials, the final)."""
+    inc = IncrementalRecognizer()
+    end = len(pcm) if speech_end is None else min(len(pcm), speech_end)
+    t = int(first_ms * SAMPLE_RATE / 1000)
+    partials = []
+    while t < end:
+        tr = inc.partial(asr, pcm[:t], lang=lang, prior=prior)
+        partials.append(tr)
+        t += int((tr.ms + interval_ms) * SAMPLE_RATE / 1000)
+    commit = inc.commit()
+    return commit, partials, inc.final(asr, pcm, commit, lang=lang, prior=prior)
