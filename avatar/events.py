@@ -117,6 +117,9 @@ class TurnMetrics(Event):
     discarded: int = 0
     decode: dict[str, Any] = field(default_factory=dict)
     checks: dict[str, Any] = field(default_factory=dict)
+    # how the final transcript was made: path (tail | trimmed | full), fallback (why not the tail),
+    # committed_words (confirmed while the visitor spoke), encoded_s (audio the final pass encoded)
+    asr: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -8,13 +8,18 @@ whole-reply TTS), interleaved with the streaming run so both see the same machin
 Every turn also carries its utterance length (first to last speech sample of the file, Silero over
 the whole file), and the summary gives voice-to-voice per length bucket (under 2 s, 2-4 s, 4-8 s,
 over 8 s) for each design side by side: whether the wait grows with the question.
+
+Each turn also says how its final transcript was made (`asr`: the tail after the words confirmed
+while the visitor spoke, or the whole utterance and why), so `--vs asr.incremental=false` compares
+incremental recognition with the whole-utterance pass on the same clips.
 """
 from __future__ import annotations
 
 import platform
 import statistics
 import tempfile
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Sequence
@@ -69,6 +74,7 @@ class Turn:
     speculative: bool = False
     discarded: int = 0
     speech_s: float | None = None  # utterance length: first to last speech sample of the file
+    asr: dict = field(default_factory=dict)  # how the final transcript was made (TurnMetrics.asr)
 
     @property
     def bucket(self) -> str:
@@ -78,7 +84,7 @@ class Turn:
         return {"mode": self.mode, "input": self.input, "lang": self.lang, "transcript": self.transcript,
                 "reply": self.reply, "stages": self.stages, "voice_to_voice_ms": self.voice_to_voice_ms,
                 "speculative": self.speculative, "discarded": self.discarded,
-                "speech_s": self.speech_s, "length_bucket": self.bucket}
+                "speech_s": self.speech_s, "length_bucket": self.bucket, "asr": self.asr}
 
 
 def length_bucket(seconds: float | None) -> str:
@@ -144,7 +150,7 @@ def run_bench(cfg, wavs: Sequence[Path], modes: Sequence[str] = ("streaming",), 
                     # the endpoint stage runs from the true end of speech, so the stages still add up
                     stage_ms["endpoint"] = round(stage_ms.get("endpoint", 0.0) + (m.speech_end - true_end_clock) * 1000, 2)
                     turns.append(Turn(mode, str(wav), m.lang, m.transcript, m.reply, stage_ms, round(v2v, 1),
-                                      m.speculative, loop.discarded, speech_s))
+                                      m.speculative, loop.discarded, speech_s, dict(getattr(m, "asr", {}) or {})))
                     progress(f"[{done}/{total}] {mode:<10} {Path(wav).name} ({speech_s:.1f} s): {v2v:.0f} ms  "
                              f"'{m.transcript}' -> '{m.reply[:60]}'")
     return summarize(turns, stages_of[modes[0]].notices)
@@ -166,7 +172,8 @@ def summarize(turns: list[Turn], notices: Sequence[str] = ()) -> dict:
                    # speculative work thrown away because the visitor went on speaking
                    "discarded": sum(t.discarded for t in mt),
                    "turns_with_discard": sum(1 for t in mt if t.discarded),
-                   "by_length": _by_length(mt)}
+                   "by_length": _by_length(mt),
+                   "asr_final": _asr_final(mt)}
         long = percentiles([t.voice_to_voice_ms for t in mt if t.speech_s is not None and t.speech_s >= LONG_S])
         short = percentiles([t.voice_to_voice_ms for t in mt if t.speech_s is not None and t.speech_s < SHORT_S])
         summary["long_vs_short"] = {"long_p50": long["p50"], "long_n": long["n"], "short_p50": short["p50"],
@@ -196,6 +203,12 @@ def format_table(summary: dict) -> str:
         for lang, p in s["by_lang"].items():
             lines.append(f"  {lang}: p50 {p['p50']} ms, p95 {p['p95']} ms (n={p['n']})")
         lines.append("  stage medians (ms): " + ", ".join(f"{k} {v}" for k, v in s["stages_p50"].items()))
+        a = s.get("asr_final") or {}
+        if a.get("paths"):
+            lines.append("  final ASR: " + ", ".join(f"{k} {v}" for k, v in a["paths"].items())
+                         + (" (fallback: " + ", ".join(f"{k} {v}" for k, v in a["fallbacks"].items()) + ")"
+                            if a.get("fallbacks") else "")
+                         + f"; audio encoded median {a['encoded_s_p50']} s of {a['speech_s_p50']} s heard")
     if "sequential_over_streaming_p50" in summary:
         lines.append(f"sequential / streaming p50: {summary['sequential_over_streaming_p50']}x")
     lines.extend(format_length_table(summary))
@@ -235,6 +248,17 @@ def _by_length(turns: list[Turn]) -> dict:
                                      for k in names},
                       "inputs": len({t.input for t in bt})}
     return out
+
+
+def _asr_final(turns: list[Turn]) -> dict:
+    """How the final transcripts were made: paths (tail = incremental), fallbacks and why, audio encoded."""
+    with_info = [t for t in turns if t.asr]
+    enc = [t.asr["encoded_s"] for t in with_info if t.asr.get("encoded_s")]
+    heard = [t.asr["speech_s"] for t in with_info if t.asr.get("speech_s")]
+    return {"paths": dict(Counter(t.asr.get("path", "") for t in with_info)),
+            "fallbacks": dict(Counter(t.asr["fallback"] for t in with_info if t.asr.get("fallback"))),
+            "encoded_s_p50": round(statistics.median(enc), 2) if enc else None,
+            "speech_s_p50": round(statistics.median(heard), 2) if heard else None}
 
 
 def _cores() -> int:
