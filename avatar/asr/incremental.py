@@ -320,12 +320,15 @@ def _contains(seq: list[str], sub: list[str]) -> bool:
     return any(seq[i:i + n] == sub for i in range(len(seq) - n + 1))
 
 
-def replay(asr, pcm: np.ndarray, interval_ms: float = 600.0, first_ms: float = 500.0, lang: str | None = None,
-           prior: str | None = None, speech_end: int | None = None) -> tuple[Commit, list[Transcript], Transcript]:
+def replay(asr, pcm: np.ndarray, interval_ms: float = 300.0, first_ms: float = 500.0, lang: str | None = None,
+           prior: str | None = None, speech_end: int | None = None,
+           paced: bool = True) -> tuple[Commit, list[Transcript], Transcript]:
     """The voice loop's partial passes and final pass on a recording, offline: a pass on the audio
-    heard so far, the next one `interval_ms` after it finished (in stream time: a slow pass leaves
-    fewer passes, as in the loop), none after `speech_end` (samples; default the end), then the
-    final pass on the whole of `pcm`. Returns (what was confirmed, the partials, the final)."""
+    heard so far, the next one `interval_ms` after it started or at once when it took longer (in
+    stream time: a slow pass leaves fewer passes, as in the loop; `paced=False`: every
+    `interval_ms` of audio whatever the passes take, the same passes on any machine), none after
+    `speech_end` (samples; default the end), then the final pass on the whole of `pcm`.
+    Returns (what was confirmed, the partials, the final)."""
     inc = IncrementalRecognizer()
     end = len(pcm) if speech_end is None else min(len(pcm), speech_end)
     t = int(first_ms * SAMPLE_RATE / 1000)
@@ -333,6 +336,7 @@ def replay(asr, pcm: np.ndarray, interval_ms: float = 600.0, first_ms: float = 5
     while t < end:
         tr = inc.partial(asr, pcm[:t], lang=lang, prior=prior)
         partials.append(tr)
-        t += int((tr.ms + interval_ms) * SAMPLE_RATE / 1000)
+        step = max(interval_ms, tr.ms) if paced else interval_ms
+        t += int(step * SAMPLE_RATE / 1000)
     commit = inc.commit()
     return commit, partials, inc.final(asr, pcm, commit, lang=lang, prior=prior)

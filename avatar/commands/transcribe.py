@@ -11,7 +11,7 @@ Like the kiosk, the recognizer gets the knowledge pack's words as its prompt (`a
 pack `general.knowledge`); `--venue-compare` decodes each file with and without them, side by side;
 `--prior de|en` is the previous turn's language (the kiosk's prior for short, unsure utterances).
 `--incremental-compare` replays each file as the voice loop hears it (partial passes every
-`asr.partial_interval_ms` while the speech lasts, avatar/asr/incremental.py) and compares the
+`asr.incremental_interval_ms` while the speech lasts, avatar/asr/incremental.py) and compares the
 final transcript of incremental recognition (confirmed words + a pass over the tail) with the
 whole-utterance pass, side by side: time of the final pass, audio it encoded, word accuracy.
 `--references FILE` (JSON: file name -> transcript) gives reference texts for files whose names
@@ -246,7 +246,7 @@ def _incremental_bench(asr, args, cfg) -> int:
 
     asr.warmup()
     refs = _references(args)
-    interval = cfg.asr.partial_interval_ms or 600
+    interval = cfg.asr.incremental_interval_ms
     rows = []
     for path in args.wav:
         pcm = read_wav_16k(path)

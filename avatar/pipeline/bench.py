@@ -11,7 +11,10 @@ over 8 s) for each design side by side: whether the wait grows with the question
 
 Each turn also says how its final transcript was made (`asr`: the tail after the words confirmed
 while the visitor spoke, or the whole utterance and why), so `--vs asr.incremental=false` compares
-incremental recognition with the whole-utterance pass on the same clips.
+incremental recognition with the whole-utterance pass on the same clips. With reference texts
+(`references`: file name -> text; with `names_are_transcripts` the file name itself, underscores
+as spaces) every turn is scored and the summary gives each design's word accuracy of the final
+transcripts, per language (the language of the clip's folder, de/ or en/).
 """
 from __future__ import annotations
 
@@ -75,6 +78,8 @@ class Turn:
     discarded: int = 0
     speech_s: float | None = None  # utterance length: first to last speech sample of the file
     asr: dict = field(default_factory=dict)  # how the final transcript was made (TurnMetrics.asr)
+    word_errors: int | None = None  # against the reference text, when there is one
+    ref_words: int | None = None
 
     @property
     def bucket(self) -> str:
@@ -84,7 +89,8 @@ class Turn:
         return {"mode": self.mode, "input": self.input, "lang": self.lang, "transcript": self.transcript,
                 "reply": self.reply, "stages": self.stages, "voice_to_voice_ms": self.voice_to_voice_ms,
                 "speculative": self.speculative, "discarded": self.discarded,
-                "speech_s": self.speech_s, "length_bucket": self.bucket, "asr": self.asr}
+                "speech_s": self.speech_s, "length_bucket": self.bucket, "asr": self.asr,
+                "word_errors": self.word_errors, "ref_words": self.ref_words}
 
 
 def length_bucket(seconds: float | None) -> str:
@@ -116,8 +122,25 @@ def percentiles(values: Sequence[float | None]) -> dict[str, float | None]:
     return {"p50": percentile_ms(vals, 50), "p95": percentile_ms(vals, 95), "n": len(vals)}
 
 
+def reference_text(wav, references: dict[str, str] | None = None, names_are_transcripts: bool = False) -> str:
+    """The words said in `wav`: from `references` (by file name), else its name when names are transcripts."""
+    name = Path(wav).name
+    if references and name in references:
+        return references[name]
+    return Path(wav).stem.replace("_", " ") if names_are_transcripts else ""
+
+
+def clip_language(wav) -> str:
+    """The language of a clip by its folder (…/de/… or …/en/…); "" when the path does not say."""
+    parts = Path(wav).parts
+    return next((p for p in reversed(parts[:-1]) if p in ("de", "en")), "")
+
+
 def run_bench(cfg, wavs: Sequence[Path], modes: Sequence[str] = ("streaming",), repeats: int = 1,
-              progress: Callable[[str], None] = print, tracer: Tracer | None = None) -> dict:
+              progress: Callable[[str], None] = print, tracer: Tracer | None = None,
+              references: dict[str, str] | None = None, names_are_transcripts: bool = False) -> dict:
+    from avatar.asr.word_accuracy import word_errors
+
     from avatar.audio.convert import read_wav_16k
     from avatar.pipeline.build import build_voice_loop, load_stages
 
@@ -149,8 +172,12 @@ def run_bench(cfg, wavs: Sequence[Path], modes: Sequence[str] = ("streaming",), 
                     stage_ms = dict(m.stages)
                     # the endpoint stage runs from the true end of speech, so the stages still add up
                     stage_ms["endpoint"] = round(stage_ms.get("endpoint", 0.0) + (m.speech_end - true_end_clock) * 1000, 2)
-                    turns.append(Turn(mode, str(wav), m.lang, m.transcript, m.reply, stage_ms, round(v2v, 1),
-                                      m.speculative, loop.discarded, speech_s, dict(getattr(m, "asr", {}) or {})))
+                    turn = Turn(mode, str(wav), m.lang, m.transcript, m.reply, stage_ms, round(v2v, 1),
+                                m.speculative, loop.discarded, speech_s, dict(getattr(m, "asr", {}) or {}))
+                    ref = reference_text(wav, references, names_are_transcripts)
+                    if ref:
+                        turn.word_errors, turn.ref_words = word_errors(ref, m.transcript)
+                    turns.append(turn)
                     progress(f"[{done}/{total}] {mode:<10} {Path(wav).name} ({speech_s:.1f} s): {v2v:.0f} ms  "
                              f"'{m.transcript}' -> '{m.reply[:60]}'")
     return summarize(turns, stages_of[modes[0]].notices)
@@ -173,7 +200,8 @@ def summarize(turns: list[Turn], notices: Sequence[str] = ()) -> dict:
                    "discarded": sum(t.discarded for t in mt),
                    "turns_with_discard": sum(1 for t in mt if t.discarded),
                    "by_length": _by_length(mt),
-                   "asr_final": _asr_final(mt)}
+                   "asr_final": _asr_final(mt),
+                   "word_accuracy": _word_accuracy(mt)}
         long = percentiles([t.voice_to_voice_ms for t in mt if t.speech_s is not None and t.speech_s >= LONG_S])
         short = percentiles([t.voice_to_voice_ms for t in mt if t.speech_s is not None and t.speech_s < SHORT_S])
         summary["long_vs_short"] = {"long_p50": long["p50"], "long_n": long["n"], "short_p50": short["p50"],
@@ -209,6 +237,9 @@ def format_table(summary: dict) -> str:
                          + (" (fallback: " + ", ".join(f"{k} {v}" for k, v in a["fallbacks"].items()) + ")"
                             if a.get("fallbacks") else "")
                          + f"; audio encoded median {a['encoded_s_p50']} s of {a['speech_s_p50']} s heard")
+        if s.get("word_accuracy"):
+            lines.append("  word accuracy: " + ", ".join(f"{k} {v['accuracy']} ({v['words']} words)"
+                                                         for k, v in s["word_accuracy"].items()))
     if "sequential_over_streaming_p50" in summary:
         lines.append(f"sequential / streaming p50: {summary['sequential_over_streaming_p50']}x")
     lines.extend(format_length_table(summary))
@@ -247,6 +278,18 @@ def _by_length(turns: list[Turn]) -> dict:
                       "stages_p50": {k: round(statistics.median([t.stages[k] for t in bt if k in t.stages]), 1)
                                      for k in names},
                       "inputs": len({t.input for t in bt})}
+    return out
+
+
+def _word_accuracy(turns: list[Turn]) -> dict:
+    """Word accuracy of the final transcripts of turns with a reference, per clip language and over all."""
+    out = {}
+    for lang in [*sorted({clip_language(t.input) for t in turns if t.ref_words}), "all"]:
+        scored = [t for t in turns if t.ref_words and lang in ("all", clip_language(t.input))]
+        words = sum(t.ref_words for t in scored)
+        if words:
+            out[lang] = {"accuracy": round(1 - sum(t.word_errors for t in scored) / words, 3),
+                         "words": words, "turns": len(scored)}
     return out
 
 

@@ -466,6 +466,7 @@ class VoiceLoop:
                 _check_transcript(tr)
                 job.asr_info = {"path": getattr(tr, "path", ""), "fallback": getattr(tr, "fallback", ""),
                                 "committed_words": getattr(tr, "committed_words", 0),
+                                "confirmed_at_start": len(job.commit.words) if job.commit else 0,
                                 "encoded_s": getattr(tr, "encoded_s", 0.0),
                                 "speech_s": round(len(job.audio) / 16000, 2)}
                 info.update(text=tr.text, lang=tr.lang, dropped=tr.dropped,
