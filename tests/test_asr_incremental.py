@@ -27,79 +27,83 @@ def words(*spec):
     return [Word(t, a, b) for t, a, b in spec]
 
 
-PASS_1 = words(("where", 0.3, 0.5), ("is", 0.5, 0.7), ("the", 0.7, 0.8), ("cloak", 0.8, 1.2))
-PASS_2 = words(("where", 0.3, 0.5), ("is", 0.5, 0.7), ("the", 0.7, 0.8), ("cloakroom", 0.8, 1.4),
-               ("please", 1.45, 1.65))
+PASS_1 = words(("where", 0.3, 0.55), ("is", 0.6, 0.75), ("the", 0.8, 0.9), ("cloakroom", 0.95, 1.5),
+               ("and", 1.6, 1.8), ("the", 1.8, 1.9), ("toil", 1.9, 2.4))
+PASS_2 = PASS_1[:6] + words(("toilets", 1.9, 2.5), ("please", 2.6, 3.0))
 
 
 # -- local agreement, scripted ------------------------------------------------------------------------
-def test_words_two_passes_agree_on_are_confirmed_and_the_cut_lies_before_the_last():
+def test_words_two_passes_agree_on_are_confirmed_and_the_cut_keeps_an_overlap():
     la = LocalAgreement(first_commit_s=0.0)
-    assert la.insert(PASS_1, "en", 0.99, int(1.3 * S)) == []  # one pass: nothing to agree with
-    confirmed = la.insert(PASS_2, "en", 0.99, int(2.0 * S))
-    assert [w.text for w in confirmed] == ["where", "is", "the"]  # "cloak" / "cloakroom" disagree
-    assert [w.text for w in la.pending] == ["cloakroom", "please"]
-    # the cut lies in the gap before the last confirmed word: the next pass hears "the" again
-    assert int(0.5 * S) < la.cut < int(0.7 * S)
-    assert la.context == "where is"
-    assert la.hypothesis() == "where is the cloakroom please"
+    assert la.insert(PASS_1, "en", 0.99, 3 * S) == []  # one pass: nothing to agree with
+    confirmed = la.insert(PASS_2, "en", 0.99, 4 * S)
+    assert [w.text for w in confirmed] == ["where", "is", "the", "cloakroom", "and", "the"]  # "toil" / "toilets" differ
+    assert [w.text for w in la.pending] == ["toilets", "please"]
+    # the cut lies in the gap before the last second (or more) of confirmed words: the next pass
+    # hears "the cloakroom and the" again, the words before it are its prompt
+    assert int(0.75 * S) <= la.cut <= int(0.8 * S)
+    assert la.context == "where is" and la.overlap == 4
+    assert la.hypothesis() == "where is the cloakroom and the toilets please"
 
 
-def test_a_word_at_the_end_of_the_earlier_pass_audio_waits():
+def test_a_word_heard_near_the_end_of_the_earlier_pass_audio_waits():
     la = LocalAgreement(first_commit_s=0.0)
-    la.insert(PASS_1, "en", 0.99, int(1.25 * S))  # "cloak" ends 50 ms before this pass's audio does
-    la.insert(words(("where", 0.3, 0.5), ("is", 0.5, 0.7), ("the", 0.7, 0.8), ("cloak", 0.8, 1.2),
-                    ("room", 1.2, 1.4)), "en", 0.99, int(2.0 * S))
-    assert la.text == "where is the"  # "cloak" may have been cut off: not confirmed yet
+    la.insert(PASS_1, "en", 0.99, int(2.5 * S))  # "cloakroom" ended 1 s before this pass's audio did, "and" did not
+    la.insert(PASS_2, "en", 0.99, int(3.5 * S))
+    assert la.text == "where is the cloakroom"
 
 
-def test_the_next_pass_repeating_the_overlap_word_adds_it_once():
+def test_the_next_pass_repeating_the_overlap_adds_it_once():
     la = LocalAgreement(first_commit_s=0.0)
-    la.insert(PASS_1, "en", 0.99, int(1.3 * S))
-    la.insert(PASS_2, "en", 0.99, int(2.0 * S))
+    la.insert(PASS_1, "en", 0.99, 3 * S)
+    la.insert(PASS_2, "en", 0.99, 4 * S)
     off = la.cut / S
-    # the next pass transcribes audio[cut:]: "the cloakroom please thanks", times from the cut
-    nxt = words(("the", 0.7 - off, 0.8 - off), ("cloakroom", 0.8 - off, 1.4 - off), ("please", 1.45 - off, 1.65 - off),
-                ("thanks", 2.0 - off, 2.3 - off))
-    confirmed = la.insert(nxt, "en", 0.99, int(2.6 * S))
-    assert [w.text for w in confirmed] == ["cloakroom", "please"]
-    assert la.text == "where is the cloakroom please"  # "the" not twice
+    # the next pass transcribes audio[cut:]: "the cloakroom and the toilets please", times from the cut
+    nxt = [Word(w.text, w.start - off, w.end - off) for w in PASS_2[2:]]
+    confirmed = la.insert(nxt, "en", 0.99, int(4.5 * S))
+    assert [w.text for w in confirmed] == ["toilets", "please"]
+    assert la.text == "where is the cloakroom and the toilets please"  # the overlap not twice
 
 
 def test_the_first_words_wait_for_a_sure_language_and_enough_audio():
     la = LocalAgreement()  # default: 2 s of audio and the language sure in both passes
-    la.insert(PASS_1, "en", 0.99, int(1.3 * S))
-    assert la.insert(PASS_2, "en", 0.99, int(1.6 * S)) == []  # agreed, but too little audio heard
+    la.insert(PASS_1[:4], "en", 0.99, int(1.3 * S))
+    assert la.insert(PASS_1[:4], "en", 0.99, int(1.6 * S)) == []  # agreed, but too little audio heard
     la = LocalAgreement(first_commit_s=0.0)
-    la.insert(PASS_1, "de", 0.95, int(1.3 * S))
-    assert la.insert(PASS_2, "en", 0.99, int(2.0 * S)) == []  # the passes disagree on the language
+    la.insert(PASS_1, "de", 0.95, 3 * S)
+    assert la.insert(PASS_2, "en", 0.99, 4 * S) == []  # the passes disagree on the language
     la = LocalAgreement(first_commit_s=0.0)
-    la.insert(PASS_1, "en", 0.6, int(1.3 * S))
-    assert la.insert(PASS_2, "en", 0.6, int(2.0 * S)) == []  # Whisper unsure of the language
+    la.insert(PASS_1, "en", 0.6, 3 * S)
+    assert la.insert(PASS_2, "en", 0.6, 4 * S) == []  # Whisper unsure of the language
 
 
 def test_a_pass_in_another_language_confirms_nothing_and_an_empty_pass_changes_nothing():
     la = LocalAgreement(first_commit_s=0.0)
-    la.insert(PASS_1, "en", 0.99, int(1.3 * S))
-    la.insert(PASS_2, "en", 0.99, int(2.0 * S))
+    la.insert(PASS_1, "en", 0.99, 3 * S)
+    la.insert(PASS_2, "en", 0.99, 4 * S)
     pending = list(la.pending)
-    assert la.insert([], "en", 0.99, int(2.3 * S)) == [] and la.pending == pending
-    assert la.insert(PASS_2, "de", 0.99, int(2.6 * S)) == [] and la.text == "where is the"
+    assert la.insert([], "en", 0.99, int(4.3 * S)) == [] and la.pending == pending
+    assert la.insert(PASS_2, "de", 0.99, int(4.6 * S)) == [] and la.text == "where is the cloakroom and the"
 
 
 # -- the tail pass's judge, scripted ----------------------------------------------------------------------
 COMMIT = Commit(("where", "is", "the", "cloakroom"), cut=int(0.75 * S), lang="en", lang_prob=0.99,
-                pending=("please",))
+                pending=("please",), overlap=1)
+COMMIT_2 = Commit(("where", "is", "the", "cloakroom", "and", "the"), cut=int(0.9 * S), lang="en", lang_prob=0.99,
+                  pending=("toilets", "please"), overlap=3)
 
 
 def tail(text, dropped="", fallback="", covered=1.0):
     return Transcript(text, "en", 1.0, dropped, raw_text=text, path="tail", fallback=fallback, covered_s=covered)
 
 
-def test_a_tail_that_hears_the_overlap_word_again_is_used_without_it():
+def test_a_tail_that_hears_the_overlap_again_is_used_without_it():
     assert judge_tail(COMMIT, tail("Cloakroom, please?"), int(1.2 * S)) == ("", ["please?"])
     # a fragment of the word before may come first
     assert judge_tail(COMMIT, tail("e cloakroom please"), int(1.2 * S)) == ("", ["please"])
+    # most of a longer overlap, in order, is enough ("an" for "and")
+    assert judge_tail(COMMIT_2, tail("cloakroom an the toilets please", covered=2.5), 3 * S) == ("", ["toilets", "please"])
+    assert judge_tail(COMMIT_2, tail("the toilets please", covered=2.5), 3 * S)[0] == "tail_disagrees"
 
 
 @pytest.mark.parametrize("tr,why", [
@@ -137,6 +141,9 @@ def test_final_decodes_only_the_tail_with_the_confirmed_words_as_prompt():
     assert tr.text == "where is the cloakroom please" and tr.path == "tail" and not tr.fallback
     assert tr.committed_words == 4
     assert asr.calls == [{"samples": 2 * S - COMMIT.cut, "lang": "en", "context": "where is the"}]
+    asr = ScriptedASR(tail("cloakroom and the toilets please"))
+    tr = IncrementalRecognizer.final(asr, audio, COMMIT_2)
+    assert tr.text == "where is the cloakroom and the toilets please" and asr.calls[0]["context"] == "where is the"
 
 
 def test_final_falls_back_to_the_whole_utterance_and_says_why():

@@ -34,12 +34,15 @@ from avatar.trace import now
 
 MAX_OVERLAP = 5        # words: a pass that starts by repeating up to this many confirmed words has them removed
 OVERLAP_NEAR_S = 1.0   # ... only when they lie this close to the cut (the confirmed audio's edge)
-CUT_MARGIN_S = 0.12    # the cut lies this much before the overlap word (alignment is coarse; a cut into its onset makes Whisper stop early)
-RIGHT_CONTEXT_S = 0.3  # a word is confirmed only if it ended this long before the end of the earlier pass's audio
+CUT_MARGIN_S = 0.12    # the cut lies this much before the overlap's first word (alignment is coarse; a cut into its onset makes Whisper stop early)
+OVERLAP_S = 1.0        # the cut keeps at least this much of the confirmed words' audio (whole words) before the tail:
+                       # the tail pass hears them again (acoustic context; the final pass checks them)
+RIGHT_CONTEXT_S = 1.0  # a word is confirmed only if it ended this long before the end of the earlier pass's audio (Whisper heard what follows it)
 MIN_TAIL_S = 0.3       # the cut never comes closer than this to the end of the audio heard so far
 FIRST_COMMIT_S = 2.0   # no word is confirmed before a pass has heard this much: language ID needs it
 FIRST_COMMIT_PROB = 0.9  # ... and both passes' language, this sure, the same (it is then kept for the utterance)
 AGREE_SHARE = 0.5      # the tail pass must keep this share of the last partial pass's unconfirmed words (in order)
+OVERLAP_AGREE = 0.6    # share of the overlap words the tail pass must hear again, in order
 SIMILAR_RATIO = 0.6    # two spellings of one word (difflib ratio)
 UNCOVERED_S = 1.0      # the tail pass's words must end at most this long before the end of its audio
 HEAD = 160             # samples compared to tell that the audio is still the same utterance
@@ -59,6 +62,7 @@ class Commit:
     pending: tuple[str, ...] = ()  # the last pass's words after the confirmed ones (not yet agreed on)
     passes: int = 0
     head: bytes = b""
+    overlap: int = 1               # the last this many confirmed words lie after the cut (heard again by the tail pass)
 
     @property
     def text(self) -> str:
@@ -66,8 +70,8 @@ class Commit:
 
     @property
     def context(self) -> str:
-        """The confirmed words before the cut: the tail pass's prompt (the last one is in its audio)."""
-        return " ".join(self.words[:-1])
+        """The confirmed words before the cut: the tail pass's prompt (the overlap is in its audio)."""
+        return " ".join(self.words[:len(self.words) - self.overlap])
 
 
 class LocalAgreement:
@@ -84,6 +88,7 @@ class LocalAgreement:
         self.committed: list[Word] = []
         self.pending: list[Word] = []  # the previous pass's words after the confirmed ones
         self.cut = 0                   # samples: the next pass transcribes audio[cut:]
+        self.overlap = 0               # confirmed words after the cut
         self.lang = ""
         self.lang_prob = 0.0
         self.passes = 0
@@ -96,8 +101,8 @@ class LocalAgreement:
 
     @property
     def context(self) -> str:
-        """The confirmed words before the cut (the last one lies after it: the overlap)."""
-        return " ".join(w.text for w in self.committed[:-1])
+        """The confirmed words before the cut (the overlap's lie after it)."""
+        return " ".join(w.text for w in self.committed[:len(self.committed) - self.overlap])
 
     def hypothesis(self) -> str:
         """Confirmed words plus the last pass's others: what the visitor said so far, best guess."""
@@ -141,29 +146,40 @@ class LocalAgreement:
         it): drop what repeats the confirmed words, and any word that lies within their audio."""
         if not self.committed or not new or new[0].start > offset + OVERLAP_NEAR_S:
             return new
-        n = repeated_start([w.text for w in self.committed], [w.text for w in new])
-        new = new[n:]
+        if self.overlap:
+            again = [w.text for w in self.committed[-self.overlap:]]
+            matched, at = _match_start(again, [w.text for w in new[:len(again) + 2]])
+            if matched:
+                new = new[at + 1:]
+        else:
+            new = new[repeated_start([w.text for w in self.committed], [w.text for w in new]):]
         edge = self.committed[-1].end
         while new and (new[0].start + new[0].end) / 2 < edge - CUT_MARGIN_S:
             new = new[1:]
         return new
 
     def _move_cut(self, audio_len: int) -> None:
-        """Cut before the last confirmed word, in the gap between it and the word before: the next
-        pass hears that word again (and the final pass checks it heard it: the overlap)."""
-        last = self.committed[-1]
-        if len(self.committed) > 1:
-            before = self.committed[-2].end
-            at = (before + last.start) / 2 if last.start > before else last.start - CUT_MARGIN_S
-        else:
-            at = last.start - CUT_MARGIN_S
+        """Cut in the gap before the confirmed words of the last OVERLAP_S (at least the last word):
+        the next pass hears them again, as acoustic context (and the final pass checks that it
+        heard them as confirmed: the overlap)."""
+        words = self.committed
+        end = words[-1].end
+        k = len(words) - 1
+        while k > 0 and end - words[k].start < OVERLAP_S:
+            k -= 1
+        if k == 0:
+            return  # the confirmed words are not yet longer than the overlap: nothing to cut
+        first, before = words[k], words[k - 1].end
+        at = (before + first.start) / 2 if first.start > before else first.start - CUT_MARGIN_S
         cut = min(int(round(at * SAMPLE_RATE)), audio_len - int(MIN_TAIL_S * SAMPLE_RATE))
         if cut > self.cut:
             self.cut = cut
+        # the words after the cut (a cut held back by MIN_TAIL_S may leave more than k..end)
+        self.overlap = sum(1 for w in words if (w.start + w.end) / 2 * SAMPLE_RATE > self.cut)
 
     def snapshot(self, head: bytes = b"") -> Commit:
         return Commit(tuple(w.text for w in self.committed), self.cut, self.lang, self.lang_prob,
-                      tuple(w.text for w in self.pending), self.passes, head)
+                      tuple(w.text for w in self.pending), self.passes, head, self.overlap)
 
 
 class IncrementalRecognizer:
@@ -282,10 +298,12 @@ def judge_tail(commit: Commit, tail: Transcript, tail_samples: int) -> tuple[str
     if is_hallucination(tail.text):
         return "tail_hallucination", []
     words = [w for w in tail.text.split() if _key(w)]
-    # the tail's audio starts with the last confirmed word: the pass must hear it again (in its
-    # first two words; a fragment of the word before may come first), else it disagrees
-    at = next((i for i, w in enumerate(words[:2]) if similar(w, commit.words[-1])), None)
-    if at is None:
+    # the tail's audio starts with the overlap (the last confirmed words): the pass must hear
+    # most of them again, as confirmed, at its start (a fragment of the word before may come
+    # first), else it disagrees with the confirmed words
+    overlap = list(commit.words[len(commit.words) - commit.overlap:]) if commit.overlap else []
+    matched, at = _match_start(overlap, words[:len(overlap) + 2])
+    if overlap and (matched < OVERLAP_AGREE * len(overlap) or at < 0):
         return "tail_disagrees", []
     rest = words[at + 1:]
     done = [_key(w) for w in commit.words]
@@ -302,6 +320,19 @@ def judge_tail(commit: Commit, tail: Transcript, tail_samples: int) -> tuple[str
     if len(pending) >= 3 and _in_order(pending, keys) < AGREE_SHARE * len(pending):
         return "tail_disagrees_partial", []  # it lost most of the words the last partial pass heard there
     return "", rest
+
+
+def _match_start(overlap: list[str], head: list[str]) -> tuple[int, int]:
+    """(how many overlap words the head repeats in order, the head index of the last one; -1: none)."""
+    best = [[(0, -1)] * (len(head) + 1) for _ in range(len(overlap) + 1)]
+    for i, o in enumerate(overlap, 1):
+        for j, h in enumerate(head, 1):
+            options = [best[i - 1][j], best[i][j - 1]]
+            if similar(o, h):
+                n, _ = best[i - 1][j - 1]
+                options.append((n + 1, j - 1))
+            best[i][j] = max(options)
+    return best[-1][-1]
 
 
 def _in_order(a: list[str], b: list[str]) -> int:
