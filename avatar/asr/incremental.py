@@ -227,8 +227,8 @@ class IncrementalRecognizer:
             text = self._agree.hypothesis()
             committed = len(self._agree.committed)
             lang_now = self._agree.lang or tr.lang
-        out = replace(tr, text=text, lang=lang_now, committed_words=committed, dropped="" if text else tr.dropped)
-        return out
+        return replace(tr, text=text, lang=lang_now, committed_words=committed,
+                       dropped="" if text else (tr.dropped or "empty"))
 
     def commit(self) -> Commit:
         with self._lock:

@@ -390,6 +390,7 @@ class VoiceLoop:
             had = bool(self.history)
             self.history.clear()  # privacy: nothing of a visitor outlives their session
             self._partial_text = ""
+            self._incr.reset()  # the confirmed words of an utterance are the visitor's words too
             self._prior_lang = self._forced_lang() or ""  # the next visitor may speak the other language
             if announce:  # the timings stay for the HUD's percentiles, the words go
                 self.metrics = [replace(m, transcript="", reply="") for m in self.metrics]
