@@ -133,6 +133,7 @@ def test_a_settings_file_saved_with_a_byte_order_mark_loads(tmp_path):
     assert config.load(f, env={}).vad.end_of_turn_ms == 600
 
 
-def test_incremental_recognition_is_on_by_default_and_can_be_turned_off():
-    assert config.load(env={}).asr.incremental is True
-    assert config.load(sets=["asr.incremental=false"], env={}).asr.incremental is False
+def test_incremental_recognition_is_a_setting_off_by_default():
+    # off until it is measured no less accurate in the loop (docs/PERF.md, "Incremental recognition")
+    assert config.load(env={}).asr.incremental is False
+    assert config.load(sets=["asr.incremental=true"], env={}).asr.incremental is True

@@ -1,21 +1,29 @@
 """Incremental recognition: the growing utterance is transcribed while the visitor speaks.
 
-Each partial pass transcribes the audio after the confirmed words (with those words as its
-prompt) and aligns its words to the audio. A word is confirmed ("committed") when two consecutive
-passes agree on it and on everything before it (local agreement, the policy of
-whisper_streaming); the audio the confirmed words cover is then cut off at a word boundary, so the
-next pass, and the final one after the end of speech, encode only what comes after. The final pass
-therefore costs what the unconfirmed tail costs, not what the utterance costs.
+Each partial pass transcribes the audio after the cut (with the confirmed words before the cut as
+its prompt) and aligns its words to the audio. A word is confirmed ("committed") when two
+consecutive passes agree on it and on everything before it (local agreement, the policy of
+whisper_streaming), the earlier of the two heard at least RIGHT_CONTEXT_S of audio after it, and,
+for the first words, both passes had 2 s of audio and the same, sure language (kept for the rest of
+the utterance). The cut then moves to a word boundary (word times from the alignment) about
+OVERLAP_S before the end of the confirmed words: the next pass, and the final one after the end of
+speech, encode only the audio after the cut, and hear the last confirmed words again (the overlap:
+acoustic context for the tail, and a check). The final pass therefore costs what the tail costs
+(the overlap, the unconfirmed words and Whisper's padding), not what the utterance costs.
 
-The final transcript is the confirmed words plus the tail pass's words. The whole-utterance pass
-stays the fallback whenever the tail pass looks wrong: suspect (a loop, no end token), dropped
-(empty, noise, a hallucination) although the last partial pass still heard unconfirmed words,
-repeating the confirmed words, or sharing none of the words the last partial pass heard after
-them. Every final transcript says which way it went (`Transcript.path`: "tail" or the whole pass's
-own, and `Transcript.fallback`: why).
+The final transcript is the confirmed words plus the tail pass's words after the overlap. The
+whole-utterance pass stays the fallback whenever the tail pass looks wrong, and the transcript says
+why (`Transcript.fallback`): suspect (a loop, no end token), dropped (empty, noise, low confidence),
+a hallucination, not hearing the overlap as confirmed (`tail_disagrees`: it disagrees with the
+confirmed prefix), transcribing confirmed audio again, looping with the confirmed words, words that
+end long before its audio does (`tail_short`: Whisper sometimes stops after the tail's first
+sentence), or losing most of the words the last partial pass heard after the confirmed ones. Too
+little confirmed yet (`none_confirmed`, `no_cut`) also means the whole pass. `Transcript.path` is
+"tail" when the tail pass was used.
 
 `LocalAgreement` is the bookkeeping alone (no model; tests drive it with scripted passes);
-`IncrementalRecognizer` runs the passes on a recognizer (`WhisperASR`) for the voice loop.
+`IncrementalRecognizer` runs the passes on a recognizer (`WhisperASR`) for the voice loop;
+`replay()` does what the loop does on a recording, offline (`avatar transcribe --incremental-compare`).
 """
 from __future__ import annotations
 

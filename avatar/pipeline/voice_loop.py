@@ -38,6 +38,10 @@ log = logging.getLogger(__name__)
 
 ANSWER_SPAN_TRACKS = ("answer", "llm", "checks")
 PARTIAL_QUIET_MS = 60.0  # no partial transcript starts once the visitor has been quiet this long
+# incremental recognition: passes come every asr.incremental_interval_ms only once the utterance
+# is this long (before, nothing can be confirmed yet: FIRST_COMMIT_S), every partial_interval_ms
+# before, so a short question's final pass rarely waits behind a partial one
+INCREMENTAL_FROM_SAMPLES = int(1.5 * 16000)
 
 
 @dataclass
@@ -403,6 +407,7 @@ class VoiceLoop:
     def _partials(self) -> None:
         """Partial transcripts while the visitor speaks (subtitles, hesitation, backchannel words)."""
         interval = self.cfg.asr.partial_interval_ms / 1000
+        slow = interval
         if self._incremental:  # passes start every incremental_interval_ms (at once after a slower one)
             interval = self.cfg.asr.incremental_interval_ms / 1000
         wait = interval
@@ -429,7 +434,8 @@ class VoiceLoop:
                     tr = self._asr.call(lambda asr: self._incr.partial(
                         asr, audio, lang=self._forced_lang(), prior=self._prior(), cancel=token),
                         token, wait_fresh=False)
-                    wait = max(0.0, interval - (now() - started))
+                    wait = max(0.0, interval - (now() - started)) if len(audio) >= INCREMENTAL_FROM_SAMPLES \
+                        else slow
                 else:
                     tr = self._asr.call(lambda asr: asr.transcribe(
                         audio, lang=self._forced_lang(), partial=True, cancel=token, prior=self._prior()),
