@@ -203,3 +203,14 @@ def test_a_new_utterance_starts_afresh(asr):
     other = read_wav_16k("tests/data/speech/en_whats_the_weather_like_in_new_york.wav")
     inc.partial(asr, other[: S])
     assert inc.commit().words == ()  # other audio: nothing of the first utterance carries over
+
+
+def test_a_longer_overlap_keeps_more_confirmed_words_in_the_tail():
+    la = LocalAgreement(first_commit_s=0.0, overlap_s=0.25)
+    la.insert(PASS_1, "en", 0.99, 3 * S)
+    la.insert(PASS_2, "en", 0.99, 4 * S)
+    assert la.context == "where is the cloakroom" and la.overlap == 2  # "and the" heard again
+    la = LocalAgreement(first_commit_s=0.0, overlap_s=5.0)
+    la.insert(PASS_1, "en", 0.99, 3 * S)
+    la.insert(PASS_2, "en", 0.99, 4 * S)
+    assert la.cut == 0 and la.overlap == 0  # the confirmed words are shorter than the overlap: no cut yet

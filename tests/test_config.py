@@ -29,6 +29,8 @@ def test_user_file_env_and_flags_override_in_order(tmp_path):
     ("asr.incremental=yes", "asr.incremental"),
     ("asr.incremental_interval_ms=0", "asr.incremental_interval_ms"),
     ("asr.incremental_interval_ms=60000", "asr.incremental_interval_ms"),
+    ("asr.incremental_overlap_ms=-1", "asr.incremental_overlap_ms"),
+    ("asr.incremental_right_context_ms=9000", "asr.incremental_right_context_ms"),
 ])
 def test_invalid_values_name_the_key(setting, message):
     with pytest.raises(ConfigError) as err:

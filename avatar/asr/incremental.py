@@ -86,10 +86,11 @@ class LocalAgreement:
     """Confirmed words, the last pass's unconfirmed words, and the cut (local agreement of two passes)."""
 
     def __init__(self, min_words: int = 1, first_commit_s: float = FIRST_COMMIT_S,
-                 right_context_s: float = RIGHT_CONTEXT_S):
+                 right_context_s: float = RIGHT_CONTEXT_S, overlap_s: float = OVERLAP_S):
         self.min_words = max(1, int(min_words))
         self.first_commit_s = first_commit_s
         self.right_context_s = right_context_s
+        self.overlap_s = overlap_s
         self.reset()
 
     def reset(self) -> None:
@@ -173,7 +174,7 @@ class LocalAgreement:
         words = self.committed
         end = words[-1].end
         k = len(words) - 1
-        while k > 0 and end - words[k].start < OVERLAP_S:
+        while k > 0 and end - words[k].start < self.overlap_s:
             k -= 1
         if k == 0:
             return  # the confirmed words are not yet longer than the overlap: nothing to cut
@@ -198,8 +199,8 @@ class IncrementalRecognizer:
     whole-utterance fallback) on a recognizer. A new utterance (different first samples, or
     `reset()`) starts afresh."""
 
-    def __init__(self, min_words: int = 1):
-        self._agree = LocalAgreement(min_words)
+    def __init__(self, min_words: int = 1, right_context_s: float = RIGHT_CONTEXT_S, overlap_s: float = OVERLAP_S):
+        self._agree = LocalAgreement(min_words, right_context_s=right_context_s, overlap_s=overlap_s)
         self._lock = threading.Lock()
         self._generation = 0
         self._head = b""
@@ -361,14 +362,15 @@ def _contains(seq: list[str], sub: list[str]) -> bool:
 
 def replay(asr, pcm: np.ndarray, interval_ms: float = 300.0, first_ms: float = 500.0, lang: str | None = None,
            prior: str | None = None, speech_end: int | None = None,
-           paced: bool = True) -> tuple[Commit, list[Transcript], Transcript]:
+           paced: bool = True, right_context_s: float = RIGHT_CONTEXT_S,
+           overlap_s: float = OVERLAP_S) -> tuple[Commit, list[Transcript], Transcript]:
     """The voice loop's partial passes and final pass on a recording, offline: a pass on the audio
     heard so far, the next one `interval_ms` after it started or at once when it took longer (in
     stream time: a slow pass leaves fewer passes, as in the loop; `paced=False`: every
     `interval_ms` of audio whatever the passes take, the same passes on any machine), none after
     `speech_end` (samples; default the end), then the final pass on the whole of `pcm`.
     Returns (what was confirmed, the partials, the final)."""
-    inc = IncrementalRecognizer()
+    inc = IncrementalRecognizer(right_context_s=right_context_s, overlap_s=overlap_s)
     end = len(pcm) if speech_end is None else min(len(pcm), speech_end)
     t = int(first_ms * SAMPLE_RATE / 1000)
     partials = []

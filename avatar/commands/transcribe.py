@@ -255,7 +255,9 @@ def _incremental_bench(asr, args, cfg) -> int:
         pcm = pcm[a: int((span[1] + 0.1) * SAMPLE_RATE)]
         whole = asr.transcribe(pcm, lang=args.lang, prior=args.prior)
         commit, partials, final = replay(asr, pcm, interval, lang=args.lang, prior=args.prior,
-                                         speech_end=len(pcm) - int(0.1 * SAMPLE_RATE))
+                                         speech_end=len(pcm) - int(0.1 * SAMPLE_RATE),
+                                         right_context_s=cfg.asr.incremental_right_context_ms / 1000,
+                                         overlap_s=cfg.asr.incremental_overlap_ms / 1000)
         ref = refs.get(Path(path).name) or (Path(path).stem if args.names_are_transcripts else "")
         row = {"input": path, "speech_s": round(span[1] - span[0], 2), "lang": whole.lang,
                "whole_text": whole.text, "whole_ms": round(whole.ms, 1), "whole_path": whole.path,

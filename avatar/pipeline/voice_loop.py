@@ -137,7 +137,8 @@ class VoiceLoop:
         # gives word times (WhisperASR); others (the fakes of the tests) decode whole utterances
         self._incremental = (self._partials_on and bool(cfg.asr.incremental)
                              and bool(getattr(asr, "incremental_capable", False)))
-        self._incr = IncrementalRecognizer()
+        self._incr = IncrementalRecognizer(right_context_s=cfg.asr.incremental_right_context_ms / 1000,
+                                           overlap_s=cfg.asr.incremental_overlap_ms / 1000)
         self._partial_fresh = False  # _partial_text was transcribed from the current utterance
         self._want_partial = threading.Event()
         self._partial_token: CancelToken | None = None
