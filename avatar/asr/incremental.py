@@ -176,14 +176,14 @@ class LocalAgreement:
         k = len(words) - 1
         while k > 0 and end - words[k].start < self.overlap_s:
             k -= 1
-        if k == 0:
-            return  # the confirmed words are not yet longer than the overlap: nothing to cut
-        first, before = words[k], words[k - 1].end
-        at = (before + first.start) / 2 if first.start > before else first.start - CUT_MARGIN_S
-        cut = min(int(round(at * SAMPLE_RATE)), audio_len - int(MIN_TAIL_S * SAMPLE_RATE))
-        if cut > self.cut:
-            self.cut = cut
-        # the words after the cut (a cut held back by MIN_TAIL_S may leave more than k..end)
+        if k > 0:  # else the confirmed words are not yet longer than the overlap: no cut yet
+            first, before = words[k], words[k - 1].end
+            at = (before + first.start) / 2 if first.start > before else first.start - CUT_MARGIN_S
+            cut = min(int(round(at * SAMPLE_RATE)), audio_len - int(MIN_TAIL_S * SAMPLE_RATE))
+            if cut > self.cut:
+                self.cut = cut
+        # the confirmed words whose audio lies after the cut (all of them before the first cut):
+        # the next pass hears them, so they must not be in its prompt
         self.overlap = sum(1 for w in words if (w.start + w.end) / 2 * SAMPLE_RATE > self.cut)
 
     def snapshot(self, head: bytes = b"") -> Commit:
