@@ -51,6 +51,9 @@ _RANGES: dict[str, tuple[float, float]] = {
     "asr.prior_below_prob": (0.0, 1.0),
     "asr.prompt_max_tokens": (0, 223),
     "asr.prior_max_ms": (0, 30000),
+    "asr.incremental_interval_ms": (50, 5000),
+    "asr.incremental_right_context_ms": (0, 5000),
+    "asr.incremental_overlap_ms": (0, 5000),
 }
 # Numbers where 0 means nothing sensible (a zero timeout, an empty beam); "section.*" = every key.
 _POSITIVE = {

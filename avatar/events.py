@@ -122,6 +122,9 @@ class TurnMetrics(Event):
     discarded: int = 0
     decode: DecodeStats = field(default_factory=DecodeStats)
     checks: dict[str, Any] = field(default_factory=dict)
+    # how the final transcript was made: path (tail | trimmed | full), fallback (why not the tail),
+    # committed_words (confirmed while the visitor spoke), encoded_s (audio the final pass encoded)
+    asr: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "decode", DecodeStats.of(self.decode))  # a dict from an older caller

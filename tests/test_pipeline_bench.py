@@ -78,3 +78,34 @@ def test_summary_reports_voice_to_voice_by_length_for_each_design_side_by_side()
     row = next(line for line in table.splitlines() if line.strip().startswith("4-8s"))
     assert "455 (n=2, asr 155)" in row and "2025 (n=2" in row  # both designs on one row
     assert ">4s - <2s" in table and "+46" in table
+
+
+def test_summary_says_how_final_transcripts_were_made_and_scores_them_per_clip_language():
+    from avatar.asr.word_accuracy import word_errors
+    from avatar.bench.pipeline import clip_language, format_table, reference_text
+
+    assert reference_text("x/real/en/what_s_the_date.wav", names_are_transcripts=True) == "what s the date"
+    assert reference_text("long/en/walk.flac", {"walk.flac": "we came by train"}) == "we came by train"
+    assert reference_text("long/en/walk.flac") == ""
+    assert clip_language("evals/asr/joined/de/wo ist die Garderobe.flac") == "de" and clip_language("a.wav") == ""
+    turns = []
+    for mode, path, heard, info in [
+            ("streaming", "s/en/where is the cloakroom.wav", "where is the cloakroom",
+             {"path": "tail", "fallback": "", "encoded_s": 2.0, "speech_s": 6.0}),
+            ("streaming", "s/de/wo ist die garderobe.wav", "wo ist garderobe",
+             {"path": "trimmed", "fallback": "tail_disagrees", "encoded_s": 9.0, "speech_s": 6.0}),
+            ("streaming+asr.incremental=false", "s/en/where is the cloakroom.wav", "where is a cloakroom",
+             {"path": "trimmed", "fallback": "", "encoded_s": 6.0, "speech_s": 6.0})]:
+        t = Turn(mode, path, "en", heard, "r", {"asr": 100.0}, 500.0, asr=info)
+        t.word_errors, t.ref_words = word_errors(reference_text(path, names_are_transcripts=True), heard)
+        turns.append(t)
+    s = summarize(turns)["modes"]
+    inc, old = s["streaming"], s["streaming+asr.incremental=false"]
+    assert inc["asr_final"]["paths"] == {"tail": 1, "trimmed": 1}
+    assert inc["asr_final"]["fallbacks"] == {"tail_disagrees": 1}
+    assert inc["word_accuracy"]["en"] == {"accuracy": 1.0, "words": 4, "turns": 1}
+    assert inc["word_accuracy"]["de"]["accuracy"] == 0.75 and inc["word_accuracy"]["all"]["words"] == 8
+    assert old["word_accuracy"]["en"]["accuracy"] == 0.75 and old["asr_final"]["encoded_s_p50"] == 6.0
+    table = format_table(summarize(turns))
+    assert "final ASR: tail 1, trimmed 1 (fallback: tail_disagrees 1)" in table
+    assert "word accuracy: de 0.75 (4 words), en 1.0 (4 words), all 0.875 (8 words)" in table

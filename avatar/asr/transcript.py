@@ -1,7 +1,15 @@
 """What the recognizer returns for one utterance."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Word:
+    """One word of a pass and where it lies, in seconds from the start of the utterance's audio."""
+    text: str
+    start: float
+    end: float
 
 
 @dataclass
@@ -17,6 +25,13 @@ class Transcript:
     avg_logprob: float = 0.0
     prior_used: bool = False  # the previous turn's language decided (a short utterance Whisper was unsure of)
     prompt_tokens: int = 0    # venue words given to Whisper as its prompt, in tokens (0: none)
+    words: tuple[Word, ...] = field(default_factory=tuple)  # a pass asked for word times: its words
+    # incremental recognition (avatar/asr/incremental.py): words of `text` confirmed while the
+    # visitor spoke, seconds of audio the final pass encoded, why the tail pass was not used
+    committed_words: int = 0
+    encoded_s: float = 0.0
+    fallback: str = ""
+    covered_s: float = 0.0    # the trimmed window's last timestamp: where its words end (seconds)
 
     @property
     def kept(self) -> bool:

@@ -13,17 +13,23 @@ keywords, per language, go before the transcript as Whisper's prompt (`<|startof
 <|startoftranscript|>`: what faster-whisper builds from `hotwords` or `initial_prompt`), capped to
 `asr.prompt_max_tokens`; and for a short utterance whose language Whisper is unsure of, the
 language of the previous turn wins (`asr.language_prior`).
+
+Incremental recognition (`asr.incremental`, avatar/asr/incremental.py) asks two more things of a
+pass: `context`, the words already confirmed, go into the prompt after the venue's words (the pass
+then transcribes only the audio after them), and `words=True` aligns each word of the result to
+the audio (cross-attention, faster-whisper's `find_alignment`) so the confirmed audio can be cut
+at a word boundary.
 """
 from __future__ import annotations
 
 import logging
 import threading
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
 from avatar.asr import assets
-from avatar.asr.transcript import Transcript
+from avatar.asr.transcript import Transcript, Word
 from avatar.asr.transcript_checks import cut_loop, is_hallucination, settle_repeats
 from avatar.cancel import NEVER, CancelToken
 from avatar.errors import ModelError
@@ -39,9 +45,13 @@ NO_SPEECH_DROP = 0.6           # with a low log-prob too: noise, not speech (Whi
 NOISE_LOGPROB = -1.0
 LOW_CONFIDENCE_LOGPROB = -1.5  # below this even with speech: the words are guesses
 FALLBACK_TEMPERATURES = (0.0, 0.4, 0.8)  # the full-window retry may sample to escape a loop, a few times at most
+PROMPT_LIMIT = 223             # Whisper's own cap on <|startofprev|> tokens
+CONTEXT_TOKENS = 96            # confirmed words given as context: the last this many tokens
 
 
 class WhisperASR:
+    incremental_capable = True  # transcribe() takes context= and words= (avatar/asr/incremental.py)
+
     def __init__(self, cfg, languages: Sequence[str] = ("de", "en"), tracer: Tracer | None = None,
                  model_dir=None, verify: bool = True):
         self.cfg = cfg
@@ -72,6 +82,7 @@ class WhisperASR:
         self.vocabulary: dict[str, tuple[str, ...]] = {}
         self._prompts: dict[str, list[int]] = {}
         self.prompting = True  # False: no venue prompt although words were given (benches compare both)
+        self._word_tokenizers: dict[str, Any] = {}
 
     # -- public -------------------------------------------------------------------------------------
     def renew(self) -> "WhisperASR":
@@ -103,9 +114,15 @@ class WhisperASR:
         self.transcribe((rng.standard_normal(SAMPLE_RATE) * 300).astype(np.int16))
 
     def transcribe(self, pcm: np.ndarray, lang: str | None = None, partial: bool = False,
-                   cancel: CancelToken = NEVER, prior: str | None = None) -> Transcript:
+                   cancel: CancelToken = NEVER, prior: str | None = None, context: str = "",
+                   words: bool = False) -> Transcript:
         """`lang` forces the language; `prior` (the previous turn's language) decides only for a
-        short utterance Whisper is unsure of (`asr.prior_max_ms`, `asr.prior_below_prob`)."""
+        short utterance Whisper is unsure of (`asr.prior_max_ms`, `asr.prior_below_prob`).
+
+        `context`: the text said before `pcm` (the confirmed words of an incremental pass), as
+        prompt. A final pass with context that looks wrong is not retried on the full window:
+        it comes back with `fallback` set, and the caller decodes the whole utterance instead.
+        `words`: also return each word's start and end (seconds from the start of `pcm`)."""
         t0 = now()
         audio = _as_float(pcm)
         if lang is not None and lang not in self.languages:
@@ -120,12 +137,17 @@ class WhisperASR:
                 self.tracer.record("asr.wait", t0, waited, track="asr", partial=partial)
             cancel.raise_if_cancelled()
             fits = audio.size <= (MAX_FRAMES - self.cfg.pad_frames) * HOP
-            if partial and not fits:  # a partial transcript is about the latest words: the window's last 24 s
+            if partial and not fits and not context:  # a partial transcript is about the latest words: the window's last 24 s
                 audio = audio[audio.size - (MAX_FRAMES - self.cfg.pad_frames) * HOP:]
                 fits = True
-            if (self.cfg.trim_window or partial) and fits:
-                result = self._decode_window(audio, lang, partial, cancel, prior)
-                if not partial and result.get("suspect"):
+            if context and not fits:
+                result = {"text": "", "lang": lang or self.languages[0], "lang_prob": 0.0, "path": "tail",
+                          "no_speech_prob": 0.0, "avg_logprob": 0.0, "fallback": "too_long"}
+            elif (self.cfg.trim_window or partial or context) and fits:
+                result = self._decode_window(audio, lang, partial, cancel, prior, context, words)
+                if context and not partial and result.get("suspect"):
+                    result["fallback"] = "suspect"  # the caller decodes the whole utterance instead
+                elif not partial and result.get("suspect"):
                     log.info("trimmed-window transcript looks wrong (%r): decoding the full window", result["text"])
                     result = {**self._decode_full(audio, result["lang"], result["lang_prob"], cancel),
                               "prior_used": result.get("prior_used", False)}
@@ -135,7 +157,10 @@ class WhisperASR:
                 result = self._decode_full(audio, lang, None, cancel, prior)
         tr = Transcript(result["text"], result["lang"], result["lang_prob"], "", 0.0, result["text"],
                         result["path"], result["no_speech_prob"], result["avg_logprob"],
-                        result.get("prior_used", False), result.get("prompt_tokens", 0))
+                        result.get("prior_used", False), result.get("prompt_tokens", 0),
+                        tuple(result.get("words", ())), fallback=result.get("fallback", ""))
+        tr.encoded_s = round(audio.size / SAMPLE_RATE, 3)
+        tr.covered_s = round(float(result.get("covered_s", 0.0)), 3)
         tr.dropped = _why_dropped(tr)
         if tr.dropped:
             tr.text = ""
@@ -144,7 +169,7 @@ class WhisperASR:
 
     # -- decoding ---------------------------------------------------------------------------------------
     def _decode_window(self, audio: np.ndarray, lang: str | None, partial: bool, cancel: CancelToken,
-                       prior: str | None = None) -> dict:
+                       prior: str | None = None, context: str = "", words: bool = False) -> dict:
         speech = audio[: (MAX_FRAMES - self.cfg.pad_frames) * HOP]  # the window never exceeds 30 s
         enc = self._encode(speech, partial)
         cancel.raise_if_cancelled()
@@ -157,23 +182,65 @@ class WhisperASR:
         # the venue's words as the "previous text" (final passes only: a partial's words decide
         # barge-ins and backchannels, where a prompt would put venue words into a "mhm")
         venue = [] if partial else self.prompt_ids(lang)
-        if venue:
-            prompt = [self._ids["startofprev"], *venue, *prompt]
-        with self.tracer.span("asr.decode", track="asr", partial=partial, prompt_tokens=len(venue)) as info:
+        before = self.context_ids(context, PROMPT_LIMIT - len(venue)) if context else []
+        if venue or before:
+            prompt = [self._ids["startofprev"], *venue, *before, *prompt]
+        with self.tracer.span("asr.decode", track="asr", partial=partial, prompt_tokens=len(venue),
+                              context_tokens=len(before)) as info:
             res = self.model.model.generate(enc, [prompt], beam_size=1, max_length=len(prompt) + budget,
                                             return_scores=True, return_no_speech_prob=True,
                                             suppress_blank=True, suppress_tokens=[-1])[0]
             ids = res.sequences_ids[0]
             info["tokens"] = len(ids)
-        text = self.model.hf_tokenizer.decode([i for i in ids if i < self._timestamp_begin]).strip()
+        text_ids = [i for i in ids if i < self._timestamp_begin]
+        stamps = [i for i in ids if i >= self._timestamp_begin]
+        covered = (max(stamps) - self._timestamp_begin) * 0.02 if stamps else 0.0  # where the words end
+        text = self.model.hf_tokenizer.decode(text_ids).strip()
         truncated = len(ids) >= budget  # ran out of budget without an end token
         text, looped = settle_repeats(text)
         suspect = truncated or looped
         if partial and suspect:
             text = cut_loop(text)
-        return {"text": text, "lang": lang, "lang_prob": lang_prob, "path": "partial" if partial else "trimmed",
+        aligned: list[Word] = []
+        if words and text and not looped:  # the words kept (one copy of a repeated utterance), aligned
+            cancel.raise_if_cancelled()
+            kept = text_ids if self.model.hf_tokenizer.decode(text_ids).strip() == text else \
+                self.model.hf_tokenizer.encode(" " + text, add_special_tokens=False).ids
+            aligned = self._align(enc, lang, kept, speech.size // HOP, partial)
+        return {"text": text, "lang": lang, "lang_prob": lang_prob,
+                "path": ("partial" if partial else "tail") if context else ("partial" if partial else "trimmed"),
                 "no_speech_prob": float(res.no_speech_prob), "avg_logprob": float(res.scores[0]), "suspect": suspect,
-                "prior_used": prior_used, "prompt_tokens": len(venue)}
+                "prior_used": prior_used, "prompt_tokens": len(venue), "words": aligned, "covered_s": covered}
+
+    def context_ids(self, context: str, limit: int) -> list[int]:
+        """The last tokens of `context` (at most CONTEXT_TOKENS and `limit`), cut at a word start."""
+        ids = self.model.hf_tokenizer.encode(" " + " ".join(context.split()), add_special_tokens=False).ids
+        keep = max(0, min(CONTEXT_TOKENS, limit))
+        if len(ids) <= keep:
+            return ids
+        ids = ids[len(ids) - keep:]
+        tok = self.model.hf_tokenizer
+        while ids and not tok.decode(ids[:1]).startswith(" "):  # not half a word
+            ids = ids[1:]
+        return ids
+
+    def _align(self, enc, lang: str, text_ids: list[int], frames: int, partial: bool) -> list[Word]:
+        """Each word of `text_ids` with its start and end in seconds (faster-whisper's alignment
+        of the decoder's cross-attention to the encoder frames)."""
+        tok = self._word_tokenizers.get(lang)
+        if tok is None:
+            from faster_whisper.tokenizer import Tokenizer
+
+            tok = self._word_tokenizers[lang] = Tokenizer(self.model.hf_tokenizer, True, "transcribe", lang)
+        with self.tracer.span("asr.align", track="asr", partial=partial) as info:
+            found = self.model.find_alignment(tok, [list(text_ids)], enc, frames)[0]
+            info["words"] = len(found)
+        out = []
+        for w in found:
+            text = w["word"].strip()
+            if text:
+                out.append(Word(text, round(float(w["start"]), 3), round(float(w["end"]), 3)))
+        return out
 
     def _decode_full(self, audio: np.ndarray, lang: str | None, lang_prob: float | None, cancel: CancelToken,
                      prior: str | None = None) -> dict:

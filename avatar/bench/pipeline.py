@@ -8,13 +8,21 @@ whole-reply TTS), interleaved with the streaming run so both see the same machin
 Every turn also carries its utterance length (first to last speech sample of the file, Silero over
 the whole file), and the summary gives voice-to-voice per length bucket (under 2 s, 2-4 s, 4-8 s,
 over 8 s) for each design side by side: whether the wait grows with the question.
+
+Each turn also says how its final transcript was made (`asr`: the tail after the words confirmed
+while the visitor spoke, or the whole utterance and why), so `--vs asr.incremental=false` compares
+incremental recognition with the whole-utterance pass on the same clips. With reference texts
+(`references`: file name -> text; with `names_are_transcripts` the file name itself, underscores
+as spaces) every turn is scored and the summary gives each design's word accuracy of the final
+transcripts, per language (the language of the clip's folder, de/ or en/).
 """
 from __future__ import annotations
 
 import platform
 import statistics
 import tempfile
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Sequence
@@ -69,6 +77,9 @@ class Turn:
     speculative: bool = False
     discarded: int = 0
     speech_s: float | None = None  # utterance length: first to last speech sample of the file
+    asr: dict = field(default_factory=dict)  # how the final transcript was made (TurnMetrics.asr)
+    word_errors: int | None = None  # against the reference text, when there is one
+    ref_words: int | None = None
 
     @property
     def bucket(self) -> str:
@@ -78,7 +89,8 @@ class Turn:
         return {"mode": self.mode, "input": self.input, "lang": self.lang, "transcript": self.transcript,
                 "reply": self.reply, "stages": self.stages, "voice_to_voice_ms": self.voice_to_voice_ms,
                 "speculative": self.speculative, "discarded": self.discarded,
-                "speech_s": self.speech_s, "length_bucket": self.bucket}
+                "speech_s": self.speech_s, "length_bucket": self.bucket, "asr": self.asr,
+                "word_errors": self.word_errors, "ref_words": self.ref_words}
 
 
 def length_bucket(seconds: float | None) -> str:
@@ -110,8 +122,25 @@ def percentiles(values: Sequence[float | None]) -> dict[str, float | None]:
     return {"p50": percentile_ms(vals, 50), "p95": percentile_ms(vals, 95), "n": len(vals)}
 
 
+def reference_text(wav, references: dict[str, str] | None = None, names_are_transcripts: bool = False) -> str:
+    """The words said in `wav`: from `references` (by file name), else its name when names are transcripts."""
+    name = Path(wav).name
+    if references and name in references:
+        return references[name]
+    return Path(wav).stem.replace("_", " ") if names_are_transcripts else ""
+
+
+def clip_language(wav) -> str:
+    """The language of a clip by its folder (…/de/… or …/en/…); "" when the path does not say."""
+    parts = Path(wav).parts
+    return next((p for p in reversed(parts[:-1]) if p in ("de", "en")), "")
+
+
 def run_bench(cfg, wavs: Sequence[Path], modes: Sequence[str] = ("streaming",), repeats: int = 1,
-              progress: Callable[[str], None] = print, tracer: Tracer | None = None) -> dict:
+              progress: Callable[[str], None] = print, tracer: Tracer | None = None,
+              references: dict[str, str] | None = None, names_are_transcripts: bool = False) -> dict:
+    from avatar.asr.word_accuracy import word_errors
+
     from avatar.audio.convert import read_wav_16k
     from avatar.pipeline.build import build_voice_loop, load_stages
 
@@ -146,8 +175,12 @@ def run_bench(cfg, wavs: Sequence[Path], modes: Sequence[str] = ("streaming",), 
                     stage_ms = dict(m.stages)
                     # the endpoint stage runs from the true end of speech, so the stages still add up
                     stage_ms["endpoint"] = round(stage_ms.get("endpoint", 0.0) + (m.speech_end - true_end_clock) * 1000, 2)
-                    turns.append(Turn(mode, str(wav), m.lang, m.transcript, m.reply, stage_ms, round(v2v, 1),
-                                      m.speculative, loop.discarded, speech_s))
+                    turn = Turn(mode, str(wav), m.lang, m.transcript, m.reply, stage_ms, round(v2v, 1),
+                                m.speculative, loop.discarded, speech_s, dict(getattr(m, "asr", {}) or {}))
+                    ref = reference_text(wav, references, names_are_transcripts)
+                    if ref:
+                        turn.word_errors, turn.ref_words = word_errors(ref, m.transcript)
+                    turns.append(turn)
                     progress(f"[{done}/{total}] {mode:<10} {Path(wav).name} ({speech_s:.1f} s): {v2v:.0f} ms  "
                              f"'{m.transcript}' -> '{m.reply[:60]}'")
     return summarize(turns, stages_of[modes[0]].notices)
@@ -169,7 +202,9 @@ def summarize(turns: list[Turn], notices: Sequence[str] = ()) -> dict:
                    # speculative work thrown away because the visitor went on speaking
                    "discarded": sum(t.discarded for t in mt),
                    "turns_with_discard": sum(1 for t in mt if t.discarded),
-                   "by_length": _by_length(mt)}
+                   "by_length": _by_length(mt),
+                   "asr_final": _asr_final(mt),
+                   "word_accuracy": _word_accuracy(mt)}
         long = percentiles([t.voice_to_voice_ms for t in mt if t.speech_s is not None and t.speech_s >= LONG_S])
         short = percentiles([t.voice_to_voice_ms for t in mt if t.speech_s is not None and t.speech_s < SHORT_S])
         summary["long_vs_short"] = {"long_p50": long["p50"], "long_n": long["n"], "short_p50": short["p50"],
@@ -199,6 +234,15 @@ def format_table(summary: dict) -> str:
         for lang, p in s["by_lang"].items():
             lines.append(f"  {lang}: p50 {p['p50']} ms, p95 {p['p95']} ms (n={p['n']})")
         lines.append("  stage medians (ms): " + ", ".join(f"{k} {v}" for k, v in s["stages_p50"].items()))
+        a = s.get("asr_final") or {}
+        if a.get("paths"):
+            lines.append("  final ASR: " + ", ".join(f"{k} {v}" for k, v in a["paths"].items())
+                         + (" (fallback: " + ", ".join(f"{k} {v}" for k, v in a["fallbacks"].items()) + ")"
+                            if a.get("fallbacks") else "")
+                         + f"; audio encoded median {a['encoded_s_p50']} s of {a['speech_s_p50']} s heard")
+        if s.get("word_accuracy"):
+            lines.append("  word accuracy: " + ", ".join(f"{k} {v['accuracy']} ({v['words']} words)"
+                                                         for k, v in s["word_accuracy"].items()))
     if "sequential_over_streaming_p50" in summary:
         lines.append(f"sequential / streaming p50: {summary['sequential_over_streaming_p50']}x")
     lines.extend(format_length_table(summary))
@@ -238,6 +282,29 @@ def _by_length(turns: list[Turn]) -> dict:
                                      for k in names},
                       "inputs": len({t.input for t in bt})}
     return out
+
+
+def _word_accuracy(turns: list[Turn]) -> dict:
+    """Word accuracy of the final transcripts of turns with a reference, per clip language and over all."""
+    out = {}
+    for lang in [*sorted({clip_language(t.input) for t in turns if t.ref_words}), "all"]:
+        scored = [t for t in turns if t.ref_words and lang in ("all", clip_language(t.input))]
+        words = sum(t.ref_words for t in scored)
+        if words:
+            out[lang] = {"accuracy": round(1 - sum(t.word_errors for t in scored) / words, 3),
+                         "words": words, "turns": len(scored)}
+    return out
+
+
+def _asr_final(turns: list[Turn]) -> dict:
+    """How the final transcripts were made: paths (tail = incremental), fallbacks and why, audio encoded."""
+    with_info = [t for t in turns if t.asr]
+    enc = [t.asr["encoded_s"] for t in with_info if t.asr.get("encoded_s")]
+    heard = [t.asr["speech_s"] for t in with_info if t.asr.get("speech_s")]
+    return {"paths": dict(Counter(t.asr.get("path", "") for t in with_info)),
+            "fallbacks": dict(Counter(t.asr["fallback"] for t in with_info if t.asr.get("fallback"))),
+            "encoded_s_p50": round(statistics.median(enc), 2) if enc else None,
+            "speech_s_p50": round(statistics.median(heard), 2) if heard else None}
 
 
 def _cores() -> int:

@@ -4,7 +4,7 @@ One kiosk (one VoiceLoop, the real models, loaded once) hears a scripted stream 
 recorded questions in both languages with room noise, barge-ins and backchannels over the reply
 (real speech mixed over the reply's echo), and bad input (noise alone, silence, a click, clipped
 or very quiet speech). The loudspeaker is a timed sink with no device; what it plays comes back
-into the microphone through a simulated room's impulse response (avatar/aec/room.py), so the echo
+into the microphone through a simulated room's impulse response (avatar/bench/room.py), so the echo
 canceller and the double-talk gate work as on a kiosk.
 
 Accelerated time: the visitor's question and the silence after it are fed as fast as the

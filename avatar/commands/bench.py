@@ -17,6 +17,10 @@ def add_arguments(p) -> None:
                    help="also run the streaming design with these settings, side by side "
                         "(e.g. --vs pipeline.speculative=false)")
     p.add_argument("--repeats", type=int, default=1, help="run the set this many times")
+    p.add_argument("--names-are-transcripts", action="store_true",
+                   help="score the final transcripts against the file names (underscores as spaces)")
+    p.add_argument("--references", metavar="FILE",
+                   help="JSON object, file name -> reference transcript (word accuracy of the final transcripts)")
     p.add_argument("--echo", metavar="ROOM", help="echo/barge-in bench in a simulated room (office|lobby|hall)")
     p.add_argument("--turns", type=int, default=50, help="simulated turns for --echo")
     p.add_argument("--trace", metavar="FILE", help="also write the spans as a Chrome trace")
@@ -49,7 +53,11 @@ def run(args, cfg) -> int:
         modes = ("streaming", "sequential") if args.sequential else ("streaming",)
         modes += tuple(f"streaming+{v}" for v in args.vs)
         tracer = Tracer()
-        result = run_bench(cfg, wavs, modes, repeats=max(1, args.repeats), tracer=tracer)
+        references = {}
+        if args.references:
+            references = {Path(k).name: v for k, v in json.loads(Path(args.references).read_text("utf-8")).items()}
+        result = run_bench(cfg, wavs, modes, repeats=max(1, args.repeats), tracer=tracer, references=references,
+                           names_are_transcripts=args.names_are_transcripts)
         print(format_table(result))
         if args.trace:
             tracer.export_chrome(args.trace)

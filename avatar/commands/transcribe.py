@@ -10,6 +10,12 @@ in one run; with `--names-are-transcripts` it scores word accuracy against the f
 Like the kiosk, the recognizer gets the knowledge pack's words as its prompt (`asr.venue_prompt`,
 pack `general.knowledge`); `--venue-compare` decodes each file with and without them, side by side;
 `--prior de|en` is the previous turn's language (the kiosk's prior for short, unsure utterances).
+`--incremental-compare` replays each file as the voice loop hears it (partial passes every
+`asr.incremental_interval_ms` while the speech lasts, avatar/asr/incremental.py) and compares the
+final transcript of incremental recognition (confirmed words + a pass over the tail) with the
+whole-utterance pass, side by side: time of the final pass, audio it encoded, word accuracy.
+`--references FILE` (JSON: file name -> transcript) gives reference texts for files whose names
+are not their transcripts.
 """
 from __future__ import annotations
 
@@ -42,6 +48,11 @@ def add_arguments(parser) -> None:
                         help=f"files longer than this are transcribed in pieces cut at pauses (default {PIECE_S:g} s, 5-28)")
     parser.add_argument("--venue-compare", action="store_true",
                         help="bench: decode each file with the venue's words as prompt and without, side by side")
+    parser.add_argument("--incremental-compare", action="store_true",
+                        help="bench: final pass of incremental recognition (confirmed words + tail) against the "
+                             "whole-utterance pass, side by side")
+    parser.add_argument("--references", metavar="FILE",
+                        help="bench: JSON object, file name -> reference transcript (word accuracy)")
     parser.add_argument("--prior", choices=("de", "en"),
                         help="the previous turn's language (decides short utterances Whisper is unsure of)")
 
@@ -60,6 +71,8 @@ def run(args, cfg) -> int:
         from avatar.pipeline.build import give_venue_words
 
         give_venue_words(asr, cfg)
+    if args.incremental_compare:
+        return _incremental_bench(asr, args, cfg)
     if args.compare or args.repeat > 1 or args.names_are_transcripts or args.venue_compare:
         return _bench(asr, args)
     for path in args.wav:
@@ -184,4 +197,75 @@ def _bench(asr, args) -> int:
             if n and (key == "kiosk" or (key == "plain" and args.compare) or (key == "no_venue" and args.venue_compare)):
                 summary[f"{key}_word_accuracy"] = round(1 - errs / n, 3)
     print(json.dumps({"summary": summary}) if args.json else f"summary: {json.dumps(summary)}")
+    return 0
+
+
+def _references(args) -> dict[str, str]:
+    refs = json.loads(Path(args.references).read_text(encoding="utf-8")) if args.references else {}
+    return {Path(k).name: v for k, v in refs.items()}
+
+
+def _incremental_bench(asr, args, cfg) -> int:
+    """Each file as the loop hears it (its speech, 200 ms before and 100 ms after), interleaved:
+    the whole-utterance pass, then incremental recognition (partials, then the final pass)."""
+    from avatar.asr.incremental import replay
+    from avatar.asr.word_accuracy import word_errors
+    from avatar.vad.speech_span import speech_span
+
+    asr.warmup()
+    refs = _references(args)
+    interval = cfg.asr.incremental_interval_ms
+    rows = []
+    for path in args.wav:
+        pcm = read_wav_16k(path)
+        span = speech_span(pcm) or (0.0, len(pcm) / SAMPLE_RATE)
+        a = max(0, int((span[0] - 0.2) * SAMPLE_RATE))
+        pcm = pcm[a: int((span[1] + 0.1) * SAMPLE_RATE)]
+        whole = asr.transcribe(pcm, lang=args.lang, prior=args.prior)
+        commit, partials, final = replay(asr, pcm, interval, lang=args.lang, prior=args.prior,
+                                         speech_end=len(pcm) - int(0.1 * SAMPLE_RATE),
+                                         right_context_s=cfg.asr.incremental_right_context_ms / 1000,
+                                         overlap_s=cfg.asr.incremental_overlap_ms / 1000)
+        ref = refs.get(Path(path).name) or (Path(path).stem if args.names_are_transcripts else "")
+        row = {"input": path, "speech_s": round(span[1] - span[0], 2), "lang": whole.lang,
+               "whole_text": whole.text, "whole_ms": round(whole.ms, 1), "whole_path": whole.path,
+               "whole_encoded_s": whole.encoded_s,
+               "final_text": final.text, "final_lang": final.lang, "final_ms": round(final.ms, 1),
+               "final_path": final.path, "fallback": final.fallback, "final_encoded_s": final.encoded_s,
+               "committed_words": len(commit.words), "cut_s": round(commit.cut / SAMPLE_RATE, 2),
+               "partial_passes": len(partials),
+               "partial_median_ms": round(statistics.median(p.ms for p in partials), 1) if partials else None}
+        if ref:
+            row["reference"] = ref
+            row["whole_word_errors"], row["words"] = word_errors(ref, whole.text)
+            row["final_word_errors"], _ = word_errors(ref, final.text)
+        rows.append(row)
+        if args.json:
+            print(json.dumps(row, ensure_ascii=False), flush=True)
+        else:
+            errs = (f" errors {row['final_word_errors']} vs {row['whole_word_errors']} of {row['words']}"
+                    if ref else "")
+            print(f"{Path(path).name} ({row['speech_s']:.1f} s): final {row['final_ms']:.0f} ms [{final.path}"
+                  f"{', ' + final.fallback if final.fallback else ''}; {row['committed_words']} words confirmed,"
+                  f" {final.encoded_s:.1f} s encoded] vs whole {row['whole_ms']:.0f} ms{errs}\n"
+                  f"    incremental: {final.text}\n    whole:       {whole.text}", flush=True)
+    summary = {"files": len(rows), "interval_ms": interval, "by_lang": {}}
+    for lang in sorted({r["lang"] for r in rows}) + ["all"]:
+        sel = [r for r in rows if lang in ("all", r["lang"])]
+        scored = [r for r in sel if "words" in r]
+        s = {"files": len(sel), "whole_median_ms": round(statistics.median(r["whole_ms"] for r in sel), 1),
+             "final_median_ms": round(statistics.median(r["final_ms"] for r in sel), 1),
+             "whole_encoded_median_s": round(statistics.median(r["whole_encoded_s"] for r in sel), 2),
+             "final_encoded_median_s": round(statistics.median(r["final_encoded_s"] for r in sel), 2),
+             "tail_used": sum(r["final_path"] == "tail" for r in sel),
+             "fallbacks": dict(sorted({f: sum(r["fallback"] == f for r in sel)
+                                       for f in {r["fallback"] for r in sel} if f}.items()))}
+        if scored:
+            n = sum(r["words"] for r in scored)
+            s["whole_word_accuracy"] = round(1 - sum(r["whole_word_errors"] for r in scored) / n, 3)
+            s["final_word_accuracy"] = round(1 - sum(r["final_word_errors"] for r in scored) / n, 3)
+            s["reference_words"] = n
+        summary["by_lang"][lang] = s
+    print(json.dumps({"summary": summary}, ensure_ascii=False) if args.json
+          else f"summary: {json.dumps(summary, ensure_ascii=False)}")
     return 0

@@ -9,6 +9,11 @@ A turn's stages are consecutive intervals on the one clock, so they add up to it
 latency: endpoint (last speech sample -> work starts), asr, the answerer's own spans (retrieval,
 decode, checks, rest as answer), tts_first_audio, hold (speculative reply waiting for the
 confirmed end of turn), output (handed to the sink -> first audible sample).
+
+With incremental recognition (`asr.incremental`, avatar/asr/incremental.py) the partial passes
+are the recognition itself: each confirms the words two passes agree on, the partial transcript
+shown and used for barge-in is confirmed words plus the pass's others, and a turn's final pass
+decodes only the audio after the words confirmed when it starts (the whole utterance as fallback).
 """
 from __future__ import annotations
 
@@ -22,6 +27,7 @@ import numpy as np
 from avatar import events as ev
 from avatar.answer import forget_visitor
 from avatar.answer.base import Answer, HistoryTurn
+from avatar.asr.incremental import Commit, IncrementalRecognizer
 from avatar.cancel import Cancelled, CancelToken
 from avatar.trace import TRACER, Tracer, now
 from avatar.pipeline.barge_in import PAUSE, RESUME, STOP, BargeIn, rule_from_config
@@ -33,6 +39,10 @@ log = logging.getLogger(__name__)
 ANSWER_SPAN_TRACKS = ("answer", "llm", "checks")
 PARTIAL_QUIET_MS = 60.0  # no partial transcript starts once the visitor has been quiet this long
 KEPT_TURNS = 1000  # per-turn records a loop keeps (metrics, barge-in times): a kiosk runs for weeks
+# incremental recognition: passes come every asr.incremental_interval_ms only once the utterance
+# is this long (before, nothing can be confirmed yet: FIRST_COMMIT_S), every partial_interval_ms
+# before, so a short question's final pass rarely waits behind a partial one
+INCREMENTAL_FROM_SAMPLES = int(1.5 * 16000)
 
 
 @dataclass
@@ -49,6 +59,8 @@ class TurnJob:
     finished: threading.Event = field(default_factory=threading.Event)
     playing: bool = False
     thread: threading.Thread | None = None
+    commit: Commit | None = None  # incremental recognition: the words confirmed when the job started
+    asr_info: dict = field(default_factory=dict)  # how its final transcript was made (path, fallback, ...)
 
 
 class VoiceLoop:
@@ -122,6 +134,12 @@ class VoiceLoop:
         self._paused_at: float | None = None
         self._barge = BargeIn(rule_from_config(cfg, can_pause=hasattr(sink, "pause")), backchannel)
         self._partials_on = cfg.asr.partial_interval_ms > 0 and hasattr(asr, "transcribe")
+        # incremental recognition needs the partial passes and a recognizer that takes context and
+        # gives word times (WhisperASR); others (the fakes of the tests) decode whole utterances
+        self._incremental = (self._partials_on and bool(cfg.asr.incremental)
+                             and bool(getattr(asr, "incremental_capable", False)))
+        self._incr = IncrementalRecognizer(right_context_s=cfg.asr.incremental_right_context_ms / 1000,
+                                           overlap_s=cfg.asr.incremental_overlap_ms / 1000)
         self._partial_fresh = False  # _partial_text was transcribed from the current utterance
         self._want_partial = threading.Event()
         self._partial_token: CancelToken | None = None
@@ -282,6 +300,7 @@ class VoiceLoop:
                 self._barged = False
                 self._partial_text = ""
                 self._partial_fresh = False
+                self._incr.reset()  # a new utterance: nothing of it is confirmed yet
             elif isinstance(event, ev.TentativeEnd):
                 self._voiced = False
                 if self._utt_during_reply and not self._barged:
@@ -330,7 +349,8 @@ class VoiceLoop:
         if old is not None and not old.confirmed.is_set():
             old.token.cancel("superseded")
         job = TurnJob(id=self._next_turn, audio=self.endpointer.utterance(),
-                      speech_end=self._clock(speech_end_audio_t), started=now(), speculative=speculative)
+                      speech_end=self._clock(speech_end_audio_t), started=now(), speculative=speculative,
+                      commit=self._incr.commit() if self._incremental else None)
         self._next_turn += 1
         if not speculative:
             job.confirmed.set()
@@ -402,6 +422,7 @@ class VoiceLoop:
             had = bool(self.history)
             self.history.clear()  # privacy: nothing of a visitor outlives their session
             self._partial_text = ""
+            self._incr.reset()  # the confirmed words of an utterance are the visitor's words too
             self._prior_lang = self._forced_lang() or ""  # the next visitor may speak the other language
             if announce:  # the timings stay for the HUD's percentiles, the words go
                 self.metrics = [replace(m, transcript="", reply="") for m in self.metrics]
@@ -417,8 +438,13 @@ class VoiceLoop:
     def _partials(self) -> None:
         """Partial transcripts while the visitor speaks (subtitles, hesitation, backchannel words)."""
         interval = self.cfg.asr.partial_interval_ms / 1000
+        slow = interval
+        if self._incremental:  # passes start every incremental_interval_ms (at once after a slower one)
+            interval = self.cfg.asr.incremental_interval_ms / 1000
+        wait = interval
         while not self._stopping.is_set():
-            urgent = self._want_partial.wait(interval)  # a paused reply asks at once
+            urgent = self._want_partial.wait(wait)  # a paused reply asks at once
+            wait = interval
             self._want_partial.clear()
             if self._capture_done.is_set():
                 return
@@ -433,10 +459,18 @@ class VoiceLoop:
                 token = self._partial_token = CancelToken()
             if len(audio) < (1600 if urgent else 8000):
                 continue
+            started = now()
             try:
-                tr = self._asr.call(lambda asr: asr.transcribe(
-                    audio, lang=self._forced_lang(), partial=True, cancel=token, prior=self._prior()),
-                    token, wait_fresh=False)
+                if self._incremental:
+                    tr = self._asr.call(lambda asr: self._incr.partial(
+                        asr, audio, lang=self._forced_lang(), prior=self._prior(), cancel=token),
+                        token, wait_fresh=False)
+                    wait = max(0.0, interval - (now() - started)) if len(audio) >= INCREMENTAL_FROM_SAMPLES \
+                        else slow
+                else:
+                    tr = self._asr.call(lambda asr: asr.transcribe(
+                        audio, lang=self._forced_lang(), partial=True, cancel=token, prior=self._prior()),
+                        token, wait_fresh=False)
                 _check_transcript(tr)
             except Cancelled:
                 continue  # a final transcription started: it gets the cores
@@ -460,11 +494,21 @@ class VoiceLoop:
         lang = self._forced_lang() or self._detected_lang or self.languages[0]
         try:
             with self.tracer.span("asr", turn=job.id, speculative=job.speculative) as info:
-                tr = self._asr.call(lambda asr: asr.transcribe(
-                    job.audio, lang=self._forced_lang(), cancel=job.token, prior=self._prior()), job.token)
+                if self._incremental:  # the confirmed words + a pass over the tail after them
+                    tr = self._asr.call(lambda asr: IncrementalRecognizer.final(
+                        asr, job.audio, job.commit, lang=self._forced_lang(), prior=self._prior(),
+                        cancel=job.token), job.token)
+                else:
+                    tr = self._asr.call(lambda asr: asr.transcribe(
+                        job.audio, lang=self._forced_lang(), cancel=job.token, prior=self._prior()), job.token)
                 _check_transcript(tr)
+                job.asr_info = {"path": getattr(tr, "path", ""), "fallback": getattr(tr, "fallback", ""),
+                                "committed_words": getattr(tr, "committed_words", 0),
+                                "confirmed_at_start": len(job.commit.words) if job.commit else 0,
+                                "encoded_s": getattr(tr, "encoded_s", 0.0),
+                                "speech_s": round(len(job.audio) / 16000, 2)}
                 info.update(text=tr.text, lang=tr.lang, dropped=tr.dropped,
-                            prior_used=bool(getattr(tr, "prior_used", False)))
+                            prior_used=bool(getattr(tr, "prior_used", False)), **job.asr_info)
             job.marks["asr"] = now()
             job.token.raise_if_cancelled()
             if job.speculative and not job.confirmed.is_set():
@@ -628,7 +672,7 @@ class VoiceLoop:
                                  stages=self._stages(job), voice_to_voice_ms=(audible - job.speech_end) * 1000,
                                  speech_end=job.speech_end, audible=audible,
                                  speculative=job.speculative, discarded=self.discarded,
-                                 decode=answer.decode, checks=answer.checks)
+                                 decode=answer.decode, checks=answer.checks, asr=dict(job.asr_info))
         with self._lock:
             self.metrics.append(metrics)
             del self.metrics[:-KEPT_TURNS]
