@@ -46,10 +46,12 @@ def test_a_causal_lm_without_a_family_is_refused(folders):
 
 def test_family_table_rows_are_complete():
     for fam in FAMILIES.values():
-        assert fam.attention in ("bidirectional", "prompt-causal", "causal-ar-adapted")
+        assert fam.attention in ("bidirectional", "prompt-causal", "causal-ar-adapted", "causal")
+        assert fam.decoder in ("diffusion", "autoregressive")
         assert fam.chat_template and "{user}" in fam.chat_template
         assert fam.cache_kind in ("exact", "approximate", "none")
     assert FAMILIES["avatar-mdlm"].cache_kind == "exact"
+    assert FAMILIES["avatar-ar"].cache_kind == "exact" and FAMILIES["avatar-ar"].decoder == "autoregressive"
     assert FAMILIES["llada"].cache_kind == "none" and FAMILIES["dream"].logit_shift
 
 

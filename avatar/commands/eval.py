@@ -22,7 +22,23 @@ def add_arguments(parser) -> None:
                              "checked vs unchecked side by side")
 
 
+    parser.add_argument("--vs-ar", metavar="AR_DIR",
+                        help="issue 15: the diffusion model (--model) against this autoregressive twin, side by side: "
+                             "--n held-out questions, the --vs-packs packs, --adversarial cases; checks off, on, and "
+                             "under each --budget-ms")
+    parser.add_argument("--vs-packs", default="evals/packs/dev,evals/packs/test", metavar="DIRS",
+                        help="with --vs-ar: comma-separated pack roots ('' = none)")
+    parser.add_argument("--per-pack", type=int, default=0, metavar="K", help="with --vs-ar: the first K questions of each pack (0 = all)")
+    parser.add_argument("--budget-ms", default="80", metavar="MS",
+                        help="with --vs-ar: comma-separated total answer budgets for the budget-matched comparison")
+    parser.add_argument("--clock", default="cpu", choices=["cpu", "wall"],
+                        help="with --vs-ar: what every timing counts (cpu: this thread's CPU time, the cost on a free core)")
+    parser.add_argument("--reference", metavar="MODEL_DIR", help="with --vs-ar: a third model side by side (e.g. models/avatar-mdlm)")
+
+
 def run(args, cfg) -> int:
+    if args.vs_ar:
+        return _run_vs_ar(args, cfg)
     from avatar.llm.loader import load_model
     from avatar.train.evaluate import options_for, run_eval
 
@@ -74,5 +90,32 @@ def _run_packs(args, cfg, lm) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps({"model": str(lm.path), "packs": str(root), **result}, indent=1,
                                               ensure_ascii=False))
+        print(f"wrote {args.json}")
+    return 0
+
+
+def _run_vs_ar(args, cfg) -> int:
+    import sys
+
+    from avatar.paths import resolve
+    from avatar.bench import vs_ar
+
+    where = lambda p: Path(p) if Path(p).is_absolute() or Path(p).exists() else resolve(p)
+    models = {"diffusion": where(args.model or cfg.llm.model), "ar": where(args.vs_ar)}
+    if args.reference:
+        models["reference"] = where(args.reference)
+    cases = vs_ar.heldout_cases(args.n, args.seed) if args.n else []
+    for root in filter(None, args.vs_packs.split(",")):
+        cases += vs_ar.pack_cases(where(root), args.per_pack)
+    if args.adversarial:
+        cases += vs_ar.adversarial_cases(args.adversarial)
+    budgets = tuple(float(b) for b in args.budget_ms.split(",") if b.strip())
+    progress = lambda what, i, n: print(f"\r{what}: {i}/{n}", end="", file=sys.stderr, flush=True)
+    result = vs_ar.run(models, cases, cfg, budgets, tables_from=resolve(cfg.llm.model), progress=progress,
+                         clock=args.clock)
+    print(file=sys.stderr)
+    print(vs_ar.format_report(result))
+    if args.json:
+        Path(args.json).write_text(json.dumps({"command": " ".join(sys.argv), **result}, indent=1, ensure_ascii=False))
         print(f"wrote {args.json}")
     return 0

@@ -1,4 +1,4 @@
-"""`avatar train`: train the embedded diffusion model (CPU by default, CUDA when present)."""
+"""`avatar train`: train the embedded diffusion model, or with --arch ar its autoregressive twin (CPU by default)."""
 from __future__ import annotations
 
 import json
@@ -25,6 +25,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--init", metavar="MODEL_DIR",
                         help="start from this model folder's weights and tokenizer (fine-tuning; fresh optimiser)")
     parser.add_argument("--lr", type=float, default=2e-3, help="peak learning rate")
+    parser.add_argument("--arch", default="mdlm", choices=["mdlm", "ar"],
+                        help="mdlm: the diffusion model; ar: its autoregressive twin (same layers, causal, next-token loss)")
     parser.add_argument("--device", default="", help="cpu | cuda (default: cuda when present)")
 
 
@@ -37,7 +39,7 @@ def run(args, cfg) -> int:
     opts = TrainOptions(out=resolve(args.out), steps=args.steps, minutes=args.minutes, seed=args.seed,
                         resume=args.resume, batch=args.batch, size=args.size, threads=args.threads, device=args.device,
                         decline_share=args.decline_share, styled_share=args.styled_share, lr=args.lr,
-                        init=resolve(args.init) if args.init else None, clock=args.clock)
+                        init=resolve(args.init) if args.init else None, clock=args.clock, arch=args.arch)
     result = train(opts)
     (opts.out / "train_result.json").write_text(json.dumps(result, indent=1))
     print(f"trained {result['steps']} steps in {result['seconds'] / 60:.1f} min, loss {result['loss']:.3f}; "

@@ -11,7 +11,7 @@ from avatar.cancel import NEVER, CancelToken
 from avatar.errors import ConfigError
 from avatar.llm import engine
 from avatar.llm.engine import Block, DecodeOptions, DecodeResult, StepObserver
-from avatar.llm.families import Family
+from avatar.llm.families import AUTOREGRESSIVE, Family
 from avatar.llm.forward_pass import ModelForward
 from avatar.llm.infill import InfillResult, SkeletonItem, lay_out
 from avatar.trace import Tracer, now
@@ -48,12 +48,20 @@ class DiffusionLM:
         return replace(DecodeOptions(**self.family.defaults), **overrides)
 
     # --- decoding --------------------------------------------------------------------------------
+    @property
+    def _decode(self):
+        """The family's decode loop: masked diffusion, or left to right for the AR twin (same contract)."""
+        if self.family.decoder == AUTOREGRESSIVE:
+            from avatar.llm import ar_engine
+            return ar_engine.decode
+        return engine.decode
+
     def stream(self, prompt_ids: Sequence[int] | torch.Tensor, options: DecodeOptions | None = None,
                cancel: CancelToken = NEVER, on_step: StepObserver | None = None) -> Iterator[Block]:
         """Committed blocks as soon as each is final (feed them to TTS)."""
         options = options or self.default_options()
         self._check_lengths(prompt_ids, options.gen_length)
-        yield from engine.decode(self, prompt_ids, options, cancel=cancel, on_step=on_step)
+        yield from self._decode(self, prompt_ids, options, cancel=cancel, on_step=on_step)
 
     def generate(self, prompt_ids: Sequence[int] | torch.Tensor, options: DecodeOptions | None = None,
                  cancel: CancelToken = NEVER, on_step: StepObserver | None = None,
@@ -61,7 +69,7 @@ class DiffusionLM:
         options = options or self.default_options()
         t0 = now()
         self._check_lengths(prompt_ids, options.gen_length)
-        blocks, summary = _drain(engine.decode(self, prompt_ids, options, cancel=cancel, on_step=on_step))
+        blocks, summary = _drain(self._decode(self, prompt_ids, options, cancel=cancel, on_step=on_step))
         ids = [t for b in blocks for t in b.token_ids]
         result = DecodeResult(text="".join(b.text for b in blocks), token_ids=ids, steps=summary.steps,
                               tokens=len(ids), ms=(now() - t0) * 1000.0,
@@ -82,7 +90,7 @@ class DiffusionLM:
         options = replace(options or self.default_options(block_length=n), gen_length=n)
         fillers = [t for t in (*self.eos_token_ids, self.pad_token_id) if t is not None]
         t0 = now()
-        blocks, summary = _drain(engine.decode(self, prompt_ids, options, answer=layout.answer,
+        blocks, summary = _drain(self._decode(self, prompt_ids, options, answer=layout.answer,
                                                groups=layout.slot_ranges, stop_ids=fillers,
                                                cancel=cancel, on_step=on_step))
         answer = summary.answer.tolist()

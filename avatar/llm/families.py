@@ -18,6 +18,11 @@ from avatar.errors import ModelError
 BIDIRECTIONAL = "bidirectional"          # every position sees every other: cache is approximate
 PROMPT_CAUSAL = "prompt-causal"          # prompt ignores the answer: exact prompt cache
 CAUSAL_AR_ADAPTED = "causal-ar-adapted"  # left-to-right attention kept from the AR parent: exact prefix cache
+CAUSAL = "causal"                        # a plain autoregressive model: exact KV cache
+
+# How a family's replies are decoded: the masked-diffusion loop (engine.py), or one token per
+# forward pass left to right with a KV cache (ar_engine.py, the diffusion model's AR twin).
+DIFFUSION, AUTOREGRESSIVE = "diffusion", "autoregressive"
 
 
 @dataclass(frozen=True)
@@ -41,6 +46,7 @@ class Family:
     name_hints: tuple[str, ...] = ()           # lower-case substrings of the folder/_name_or_path
     defaults: dict[str, Any] = field(default_factory=dict)  # DecodeOptions the family decodes best with
     verified: bool = False                     # False: ids and template from model cards, not a loaded checkpoint
+    decoder: str = DIFFUSION                   # DIFFUSION | AUTOREGRESSIVE: which decode loop
 
     @property
     def cache_kind(self) -> str:
@@ -99,6 +105,12 @@ FAMILIES: dict[str, Family] = {f.name: f for f in [
         # system = the facts, each after <fact>; the answerer builds richer prompts with avatar.answer.prompt
         chat_template="<bos>{system}<sep>{user}<sep>", auto_class="AutoModel",
         model_types=("avatar-mdlm",), architectures=("AvatarMDLM",), name_hints=("avatar-mdlm",),
+        defaults={"gen_length": 48, "block_length": 16, "threshold": 0.9}, verified=True),
+    Family(
+        name="avatar-ar", description="the embedded model's autoregressive twin (issue 15): causal, KV cache, greedy",
+        attention=CAUSAL, mask_token="<mask>", eos_tokens=("<eos>",), pad_token="<pad>",
+        chat_template="<bos>{system}<sep>{user}<sep>", auto_class="AutoModel", decoder=AUTOREGRESSIVE,
+        model_types=("avatar-ar",), architectures=("AvatarAR",), name_hints=("avatar-ar",),
         defaults={"gen_length": 48, "block_length": 16, "threshold": 0.9}, verified=True),
     Family(
         name="masked-lm", description="any Hugging Face *ForMaskedLM with a mask token (BERT, RoBERTa, ...)",

@@ -91,7 +91,7 @@ def _load_embedded(folder: Path, config: dict, fam: Family, dtype: torch.dtype) 
     """The embedded model (avatar-mdlm) in plain torch and its bare tokenizer.json: importing
     transformers' PreTrainedModel alone costs ~3 s on a 2-core box, which is most of a cold start.
     None for any other folder (the transformers path loads it)."""
-    if (fam.name != "avatar-mdlm" or config.get("model_type") != "avatar-mdlm" or "auto_map" in config
+    if (fam.name not in ("avatar-mdlm", "avatar-ar") or config.get("model_type") != fam.name or "auto_map" in config
             or sorted(p.name for p in folder.glob("*.safetensors")) != ["model.safetensors"]
             or not (folder / "tokenizer.json").is_file() or (folder / "tokenizer_config.json").exists()):
         return None
@@ -102,7 +102,11 @@ def _load_embedded(folder: Path, config: dict, fam: Family, dtype: torch.dtype) 
 
     settings = MDLMSettings(**{k: v for k, v in config.items() if not k.startswith("_")})
     try:
-        model = FastAvatarMDLM(settings)
+        if fam.name == "avatar-ar":  # the AR twin (issue 15): the same settings and parameter names
+            from avatar.llm.ar_layers import FastAvatarAR
+            model = FastAvatarAR(settings)
+        else:
+            model = FastAvatarMDLM(settings)
         model.load_state_dict(load_file(str(folder / "model.safetensors")), strict=True)
         tokenizer = BareTokenizer(Tokenizer.from_file(str(folder / "tokenizer.json")))
     except Exception as exc:  # a state dict that does not fit, a broken tokenizer.json
@@ -156,6 +160,7 @@ def _check_needed_tokens(folder: Path, fam: Family, tokenizer: Any, needs: Seque
 def _register_embedded_model() -> None:
     try:
         import avatar.llm.embedded_model  # noqa: F401  registers avatar-mdlm with transformers' Auto classes
+        import avatar.llm.ar_model  # noqa: F401  and its AR twin, avatar-ar
     except ImportError as exc:
         log.debug("embedded model not available: %s", exc)
 

@@ -5,6 +5,9 @@ cache makes the extra copies cost only the reply tokens), mask each reply token 
 t ~ U(0, 1], and take the cross-entropy on the masked tokens weighted by 1/t. Examples come from
 an endless seeded stream of synthetic venues, so there are no epochs. A checkpoint (model,
 optimiser, step, elapsed time) is written every few minutes together with a loadable model folder.
+
+`arch="ar"` trains the autoregressive twin instead (issue 15; avatar/llm/ar_layers.py): the same
+layers, tokenizer, example stream, optimiser and schedule, with next-token cross-entropy on the reply.
 """
 from __future__ import annotations
 
@@ -53,6 +56,7 @@ class TrainOptions:
     styled_share: float = corpus.STYLED_SHARE    # examples from venues in other operators' styles (styled.py)
     init: Path | None = None         # start from this model folder's weights and tokenizer (fresh optimiser)
     clock: str = "wall"              # "cpu": `minutes` counts this process's CPU time, fair between runs sharing a CPU
+    arch: str = "mdlm"               # "mdlm": the diffusion model; "ar": its autoregressive twin (issue 15)
 
 
 def batches(codec: PromptCodec, opts: TrainOptions, start_step: int):
@@ -95,7 +99,18 @@ def lr_at(progress: float, opts: TrainOptions, step: int) -> float:
     return opts.lr * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(1.0, progress))))
 
 
+def model_class(arch: str):
+    """The model class and its config class for `arch` (mdlm | ar)."""
+    if arch == "mdlm":
+        return AvatarMDLM, AvatarMDLMConfig
+    if arch == "ar":
+        from avatar.llm.ar_model import AvatarAR, AvatarARConfig
+        return AvatarAR, AvatarARConfig
+    raise ModelError(f"train arch {arch!r}: expected mdlm or ar")
+
+
 def train(opts: TrainOptions) -> dict:
+    model_cls, config_cls = model_class(opts.arch)
     device = opts.device or ("cuda" if torch.cuda.is_available() else "cpu")
     torch.set_num_threads(opts.threads)
     torch.manual_seed(opts.seed)
@@ -120,13 +135,13 @@ def train(opts: TrainOptions) -> dict:
         tokenizer_lib.save(tok, out / "model")
     codec = PromptCodec(tok)
     if opts.init and not opts.resume:
-        model = AvatarMDLM.from_pretrained(str(opts.init)).to(device)  # fine-tune: its weights, a fresh optimiser
+        model = model_cls.from_pretrained(str(opts.init)).to(device)  # fine-tune: its weights, a fresh optimiser
     else:
-        cfg = AvatarMDLMConfig(vocab_size=tok.get_vocab_size(), max_answer_len=opts.max_answer,
+        cfg = config_cls(vocab_size=tok.get_vocab_size(), max_answer_len=opts.max_answer,
                                mask_token_id=codec.id["<mask>"], pad_token_id=codec.id["<pad>"],
                                bos_token_id=codec.id["<bos>"], eos_token_id=codec.id["<eos>"],
                                sep_token_id=codec.id["<sep>"], **{**MODEL_SIZES[opts.size], **(opts.model or {})})
-        model = AvatarMDLM(cfg).to(device)
+        model = model_cls(cfg).to(device)
     optim = torch.optim.AdamW(model.parameters(), lr=opts.lr, betas=(0.9, 0.98), weight_decay=0.01)
     step, elapsed, history = 0, 0.0, []
     if opts.resume:
@@ -147,7 +162,11 @@ def train(opts: TrainOptions) -> dict:
         prompt, reply = (x.to(device) for x in next(data))
         for g in optim.param_groups:
             g["lr"] = lr_at(max(step / opts.steps, (clock() - t0) / (opts.minutes * 60)), opts, step)
-        loss = diffusion_loss(model, prompt, reply, opts.copies)
+        if opts.arch == "ar":
+            from avatar.llm.ar_layers import ar_loss
+            loss = ar_loss(model, prompt, reply)
+        else:
+            loss = diffusion_loss(model, prompt, reply, opts.copies)
         optim.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -163,7 +182,7 @@ def train(opts: TrainOptions) -> dict:
             last_ckpt = now()
     bar.close()
     save_checkpoint(out, model, optim, step, clock() - t0, history, tok_path)
-    return {"steps": step, "seconds": round(clock() - t0, 1), "clock": opts.clock, "loss": running, "history": history,
+    return {"arch": opts.arch, "steps": step, "seconds": round(clock() - t0, 1), "clock": opts.clock, "loss": running, "history": history,
             "params": sum(p.numel() for p in model.parameters()), "options": {k: str(v) for k, v in asdict(opts).items()}}
 
 

@@ -1,0 +1,107 @@
+"""Greedy left-to-right decoding of the autoregressive twin (issue 15), with a KV cache.
+
+The same contract as the diffusion decode loop (engine.decode): an answer of mask tokens (to
+decode) and fixed tokens, groups that a stop token ends, the same options (banned ids, logit bias,
+repetition guard, temperature), committed blocks yielded as they are final, a DecodeSummary at the
+end. So DiffusionLM.generate/infill, and the answerer with all its checks, run on the twin unchanged.
+
+The prompt is encoded once; then each forward pass feeds the tokens since the last pass (a run of
+fixed tokens goes in one pass) and predicts the next masked position from the last of them. A
+stop token fills the rest of its group, so the reply ends there without further passes. Unmasking
+order (`order`) means nothing left to right: a variant differs only by its seed when sampling.
+"""
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Generator, Sequence
+
+import torch
+
+from avatar.cancel import NEVER, CancelToken
+from avatar.llm.engine import Block, DecodeOptions, DecodeSummary, StepObserver, _confidence, _kept_positions
+from avatar.llm.repetition import loop_cut
+from avatar.trace import now
+
+if TYPE_CHECKING:
+    from avatar.llm.diffusion_lm import DiffusionLM
+
+
+@torch.no_grad()
+def decode(lm: "DiffusionLM", prompt_ids: Sequence[int] | torch.Tensor, options: DecodeOptions, *,
+           answer: Sequence[int] | None = None, groups: Sequence[tuple[int, int]] | None = None,
+           stop_ids: Sequence[int] | None = None, cancel: CancelToken = NEVER,
+           on_step: StepObserver | None = None) -> Generator[Block, None, DecodeSummary]:
+    t0 = now()
+    model, device, mask_id = lm.model, lm.device, lm.mask_token_id
+    prompt = torch.as_tensor(list(prompt_ids) if not torch.is_tensor(prompt_ids) else prompt_ids,
+                             dtype=torch.long, device=device).reshape(1, -1)
+    if answer is None:
+        answer = [mask_id] * options.gen_length
+    x = torch.tensor([list(answer)], dtype=torch.long, device=device)
+    n = x.shape[1]
+    groups = list(groups) if groups is not None else [(0, n)]
+    stop_ids = list(stop_ids) if stop_ids is not None else list(lm.eos_token_ids)
+    is_stop = torch.zeros(lm.vocab_size, dtype=torch.bool, device=device)
+    is_stop[stop_ids] = True
+    banned = torch.tensor(sorted({mask_id, *(t for t in options.banned_token_ids if 0 <= t < lm.vocab_size)}),
+                          dtype=torch.long, device=device)
+    bias = [(t, b) for t, b in options.logit_bias if 0 <= t < lm.vocab_size and b]
+    bias_ids = torch.tensor([t for t, _ in bias], dtype=torch.long, device=device)
+    bias_values = torch.tensor([b for _, b in bias], dtype=torch.float32, device=device)
+    gen = torch.Generator(device=device).manual_seed(options.seed)
+    cache = model.encode_prompt(prompt)
+    past = model.start_reply(cache)
+    fed = 0  # answer positions whose input (the token before them, <bos> first) the cache holds
+    steps, stopped, emitted_text, emitted_ids = 0, "length", "", 0
+    committed_conf = torch.ones(n, dtype=torch.float32, device=device)
+
+    for b, start in enumerate(range(0, n, options.block_length)):
+        end = min(start + options.block_length, n)
+        for i in range(start, end):
+            if int(x[0, i]) != mask_id:
+                continue  # fixed or already filled: it is fed with the next pass
+            cancel.raise_if_cancelled()
+            inputs = torch.cat([torch.tensor([[model.config.bos_token_id]], device=device), x[:, :-1]], dim=1)
+            logits = model._reply_logits(inputs[:, fed:i + 1], cache, past)[0, -1:].to(torch.float32, copy=True)
+            fed = i + 1
+            steps += 1
+            if bias:
+                logits[:, bias_ids] += bias_values
+            logits[:, banned] = -math.inf
+            if options.temperature > 0:
+                noise = torch.rand(logits.shape, generator=gen, device=device, dtype=torch.float64)
+                predicted = (logits.double() / options.temperature - torch.log(-torch.log(noise))).argmax(-1)
+            else:
+                predicted = logits.argmax(-1)
+            x[0, i] = predicted[0]
+            committed_conf[i] = _confidence(logits, predicted, options.confidence)[0]
+            if is_stop[predicted[0]]:  # the group ends here: its masked rest becomes the stop token
+                g_end = next((ge for gs, ge in groups if gs <= i < ge), i + 1)
+                rest = x[0, i + 1:g_end]
+                rest[rest == mask_id] = x[0, i]
+            if on_step is not None:
+                on_step(b, steps, x[0].clone())
+
+        kept = _kept_positions(x[0], groups, is_stop, end)
+        if options.repetition_guard:  # as the diffusion loop: a group that fell into a loop ends after one copy
+            for g_start, g_end in groups:
+                if g_start < end and g_end > start:
+                    content = [i for i in kept if g_start <= i < g_end]
+                    cut = loop_cut(x[0, content].tolist(), search_from=sum(i < start for i in content))
+                    if cut is not None and cut < len(content):
+                        x[0, content[cut]:g_end] = stop_ids[0]
+                        stopped = "repetition"
+            kept = _kept_positions(x[0], groups, is_stop, end)
+        ids = x[0, kept].tolist()
+        text = lm.decode_text(ids)
+        finished = not (x[0, end:] == mask_id).any() and not _kept_positions(x[0], groups, is_stop, n)[len(kept):]
+        if text.endswith("\ufffd") and not finished:
+            text = text[:-1]
+        piece = text[len(emitted_text):] if text.startswith(emitted_text) else lm.decode_text(ids[emitted_ids:])
+        yield Block(b, ids[emitted_ids:], piece, (now() - t0) * 1000.0, steps, last=finished)
+        emitted_text, emitted_ids = text, len(ids)
+        if finished:
+            if stopped != "repetition" and bool(is_stop[x[0]].any()):
+                stopped = "eos"
+            break
+    return DecodeSummary(x[0], steps, "exact", 1, stopped, committed_conf.tolist())
