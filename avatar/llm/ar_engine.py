@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Generator, Sequence
 import torch
 
 from avatar.cancel import NEVER, CancelToken
-from avatar.llm.engine import Block, DecodeOptions, DecodeSummary, StepObserver, _confidence, _kept_positions
+from avatar.llm.engine import (Block, DecodeOptions, DecodeSummary, StepObserver, _confidence, _kept_positions,
+                               decode_inputs)
 from avatar.llm.repetition import loop_cut
 from avatar.trace import now
 
@@ -33,22 +34,9 @@ def decode(lm: "DiffusionLM", prompt_ids: Sequence[int] | torch.Tensor, options:
            on_step: StepObserver | None = None) -> Generator[Block, None, DecodeSummary]:
     t0 = now()
     model, device, mask_id = lm.model, lm.device, lm.mask_token_id
-    prompt = torch.as_tensor(list(prompt_ids) if not torch.is_tensor(prompt_ids) else prompt_ids,
-                             dtype=torch.long, device=device).reshape(1, -1)
-    if answer is None:
-        answer = [mask_id] * options.gen_length
-    x = torch.tensor([list(answer)], dtype=torch.long, device=device)
+    prompt, x, groups, stop_ids, is_stop, banned, bias_ids, bias_values, gen = decode_inputs(
+        lm, prompt_ids, options, answer, groups, stop_ids)
     n = x.shape[1]
-    groups = list(groups) if groups is not None else [(0, n)]
-    stop_ids = list(stop_ids) if stop_ids is not None else list(lm.eos_token_ids)
-    is_stop = torch.zeros(lm.vocab_size, dtype=torch.bool, device=device)
-    is_stop[stop_ids] = True
-    banned = torch.tensor(sorted({mask_id, *(t for t in options.banned_token_ids if 0 <= t < lm.vocab_size)}),
-                          dtype=torch.long, device=device)
-    bias = [(t, b) for t, b in options.logit_bias if 0 <= t < lm.vocab_size and b]
-    bias_ids = torch.tensor([t for t, _ in bias], dtype=torch.long, device=device)
-    bias_values = torch.tensor([b for _, b in bias], dtype=torch.float32, device=device)
-    gen = torch.Generator(device=device).manual_seed(options.seed)
     cache = model.encode_prompt(prompt)
     past = model.start_reply(cache)
     fed = 0  # answer positions whose input (the token before them, <bos> first) the cache holds
@@ -65,7 +53,7 @@ def decode(lm: "DiffusionLM", prompt_ids: Sequence[int] | torch.Tensor, options:
             logits = model._reply_logits(inputs[:, fed:i + 1], cache, past)[0, -1:].to(torch.float32, copy=True)
             fed = i + 1
             steps += 1
-            if bias:
+            if bias_ids.numel():
                 logits[:, bias_ids] += bias_values
             logits[:, banned] = -math.inf
             if options.temperature > 0:

@@ -119,6 +119,29 @@ class DecodeSummary:
 StepObserver = Callable[[int, int, torch.Tensor], None]  # (block index, step, answer ids (N,)) after a step
 
 
+
+def decode_inputs(lm: "DiffusionLM", prompt_ids, options: DecodeOptions, answer, groups, stop_ids):
+    """What every decoder (diffusion or autoregressive) starts from: the prompt and answer as
+    tensors, the groups, the ids that stop a group (and as a mask), the banned ids (the mask always), the logit bias
+    and the seeded generator."""
+    device, mask_id = lm.device, lm.mask_token_id
+    prompt = torch.as_tensor(list(prompt_ids) if not torch.is_tensor(prompt_ids) else prompt_ids,
+                             dtype=torch.long, device=device).reshape(1, -1)
+    if answer is None:
+        answer = [mask_id] * options.gen_length
+    x = torch.tensor([list(answer)], dtype=torch.long, device=device)
+    groups = list(groups) if groups is not None else [(0, x.shape[1])]
+    stop_ids = list(stop_ids) if stop_ids is not None else list(lm.eos_token_ids)
+    is_stop = torch.zeros(lm.vocab_size, dtype=torch.bool, device=device)
+    is_stop[stop_ids] = True
+    banned = torch.tensor(sorted({mask_id, *(t for t in options.banned_token_ids if 0 <= t < lm.vocab_size)}),
+                          dtype=torch.long, device=device)
+    bias = [(t, b) for t, b in options.logit_bias if 0 <= t < lm.vocab_size and b]
+    bias_ids = torch.tensor([t for t, _ in bias], dtype=torch.long, device=device)
+    bias_values = torch.tensor([b for _, b in bias], dtype=torch.float32, device=device)
+    gen = torch.Generator(device=device).manual_seed(options.seed)
+    return prompt, x, groups, stop_ids, is_stop, banned, bias_ids, bias_values, gen
+
 def decode(lm: "DiffusionLM", prompt_ids: Sequence[int] | torch.Tensor, options: DecodeOptions, *,
            answer: Sequence[int] | None = None, groups: Sequence[tuple[int, int]] | None = None,
            stop_ids: Sequence[int] | None = None, cancel: CancelToken = NEVER,
@@ -132,22 +155,9 @@ def decode(lm: "DiffusionLM", prompt_ids: Sequence[int] | torch.Tensor, options:
     """
     t0 = now()
     device, mask_id = lm.device, lm.mask_token_id
-    prompt = torch.as_tensor(list(prompt_ids) if not torch.is_tensor(prompt_ids) else prompt_ids,
-                             dtype=torch.long, device=device).reshape(1, -1)
-    if answer is None:
-        answer = [mask_id] * options.gen_length
-    x = torch.tensor([list(answer)], dtype=torch.long, device=device)
+    prompt, x, groups, stop_ids, is_stop, banned, bias_ids, bias_values, gen = decode_inputs(
+        lm, prompt_ids, options, answer, groups, stop_ids)
     n = x.shape[1]
-    groups = list(groups) if groups is not None else [(0, n)]
-    stop_ids = list(stop_ids) if stop_ids is not None else list(lm.eos_token_ids)
-    is_stop = torch.zeros(lm.vocab_size, dtype=torch.bool, device=device)
-    is_stop[stop_ids] = True
-    banned = torch.tensor(sorted({mask_id, *(t for t in options.banned_token_ids if 0 <= t < lm.vocab_size)}),
-                          dtype=torch.long, device=device)
-    bias = [(t, b) for t, b in options.logit_bias if 0 <= t < lm.vocab_size and b]
-    bias_ids = torch.tensor([t for t, _ in bias], dtype=torch.long, device=device)
-    bias_values = torch.tensor([b for _, b in bias], dtype=torch.float32, device=device)
-    gen = torch.Generator(device=device).manual_seed(options.seed)
     source = lm.forward.start(prompt, options.prompt_cache)
     steps, stopped, emitted_text, emitted_ids = 0, "length", "", 0
     committed_conf = torch.ones(n, dtype=torch.float32, device=device)  # how sure each commit was
@@ -161,7 +171,7 @@ def decode(lm: "DiffusionLM", prompt_ids: Sequence[int] | torch.Tensor, options:
             cancel.raise_if_cancelled()
             logits = source.logits(x, start, end).to(torch.float32, copy=True)  # banned ids are set in place
             steps += 1
-            if bias:
+            if bias_ids.numel():
                 logits[:, bias_ids] += bias_values
             logits[:, banned] = -math.inf
             # 1. predict every masked position of the block
