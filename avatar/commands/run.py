@@ -237,6 +237,9 @@ def run_headless(cfg, inputs, output, demo: bool = False, debug: bool = False) -
         print(f"avatar: {len(inputs)} question(s): {', '.join(Path(p).name for p in inputs)}", flush=True)
         output = output or str(Path(tempfile.mkdtemp(prefix="avatar-run-")) / "replies.wav")
         loop, notices = _build_loop(cfg, inputs, output, tracer)
+        from avatar.trace import process_age_s
+
+        print(f"avatar: ready to listen {process_age_s():.1f} s after start (models loaded and warmed up)", flush=True)
         for text in notices:
             print(f"  i {text}", flush=True)
     loop.subscribe(observe)

@@ -90,6 +90,9 @@ class App:
             if self.trace_path is not None:
                 loop.subscribe(self._trace_metrics)
             self.loop = loop
+            from avatar.trace import process_age_s
+
+            log.info("ready to listen %.1f s after start (models loaded and warmed up)", process_age_s())
             self.bridge.post_ready(loop, list(notices))
             loop.run_until_done()
         except BaseException as exc:  # reported on the GUI thread as a friendly message
