@@ -151,3 +151,16 @@ def test_a_compound_split_by_speech_recognition_is_read_whole(pack):
     facts = Retriever(pack).retrieve("was kostet eine zehner karte", "de", 3)
     assert facts[0].id == "preise"
     assert Retriever(pack).match("was kostet eine zehner karte", "de", 3).answers()
+
+
+def test_warmup_loads_the_word_frequencies_so_the_first_visitor_does_not(tmp_path):
+    """The first question once paid ~100-200 ms importing wordfreq and loading its German list."""
+    (tmp_path / "venue.toml").write_text(PACK, encoding="utf-8")
+    code = ("import sys; from avatar.answer.knowledge import load_pack; from avatar.config import load;"
+            "from avatar.answer.retrieval_answerer import RetrievalAnswerer;"
+            "a = RetrievalAnswerer(load_pack(sys.argv[1]), load(env={})); assert 'wordfreq' not in sys.modules;"
+            "a.warmup(); from avatar.answer import retrieval;"
+            "print('wordfreq' in sys.modules, retrieval._everyday_zipf.cache_info().currsize)")
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, check=True)
+    loaded, cached = out.stdout.split()
+    assert loaded == "True" and int(cached) >= 2

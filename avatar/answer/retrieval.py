@@ -211,6 +211,7 @@ class Retriever:
         """Build the index of each language now (at load), not on the first question."""
         for lang in languages:
             self._index(lang, today or datetime.now().date())
+            _everyday_zipf("information", lang)  # loads the word-frequency list now, not in a visitor's turn
 
     def retrieve(self, question: str, lang: str, k: int = 3, today: date | None = None, context: str = "") -> list[Fact]:
         return self.match(question, lang, k, today, context).facts

@@ -87,6 +87,7 @@ class RetrievalAnswerer:
         self.tracer = tracer
 
     def warmup(self) -> None:
+        self.retriever.prepare(self.languages)
         for lang in self.languages:
             self.retriever.retrieve("warmup", lang, 1)
 
