@@ -192,3 +192,14 @@ def test_a_name_garbled_in_copying_is_snapped_but_a_wrong_number_is_not():
     out = check_and_choose("wo kann ich parken", "de", [park], dec, cfg(max_redecodes=0), budget_ms=100,
                            tracer=Tracer(), predictor=predictor(), clock=clock)
     assert out.reply == park.text and out.checks["snapped"]["reason"] == "unsupported_name"
+
+
+def test_a_learned_decline_under_another_mood_is_still_a_decline():
+    """A re-decode with the sorry mood closed off wrote the decline sentence as a neutral reply."""
+    from avatar.answer.checks.candidate import Candidate
+    from avatar.answer.checks.checker import _is_decline
+
+    said = "Das kann ich Ihnen leider nicht sagen. Fragen Sie bitte an der Information."
+    assert _is_decline(Candidate(text=said, lang="de", mood="neutral"))
+    assert _is_decline(Candidate(text="I can't tell you that, sorry.", lang="en", mood="happy"))
+    assert not _is_decline(Candidate(text="Parken kannst du im Parkhaus Hafenbogen.", lang="de", mood="neutral"))
