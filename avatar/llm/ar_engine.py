@@ -18,9 +18,8 @@ from typing import TYPE_CHECKING, Generator, Sequence
 import torch
 
 from avatar.cancel import NEVER, CancelToken
-from avatar.llm.engine import (Block, DecodeOptions, DecodeSummary, StepObserver, _confidence, _kept_positions,
+from avatar.llm.engine import (Block, DecodeOptions, DecodeSummary, StepObserver, _confidence, committed_text,
                                decode_inputs)
-from avatar.llm.repetition import loop_cut
 from avatar.trace import now
 
 if TYPE_CHECKING:
@@ -70,21 +69,10 @@ def decode(lm: "DiffusionLM", prompt_ids: Sequence[int] | torch.Tensor, options:
             if on_step is not None:
                 on_step(b, steps, x[0].clone())
 
-        kept = _kept_positions(x[0], groups, is_stop, end)
-        if options.repetition_guard:  # as the diffusion loop: a group that fell into a loop ends after one copy
-            for g_start, g_end in groups:
-                if g_start < end and g_end > start:
-                    content = [i for i in kept if g_start <= i < g_end]
-                    cut = loop_cut(x[0, content].tolist(), search_from=sum(i < start for i in content))
-                    if cut is not None and cut < len(content):
-                        x[0, content[cut]:g_end] = stop_ids[0]
-                        stopped = "repetition"
-            kept = _kept_positions(x[0], groups, is_stop, end)
-        ids = x[0, kept].tolist()
-        text = lm.decode_text(ids)
-        finished = not (x[0, end:] == mask_id).any() and not _kept_positions(x[0], groups, is_stop, n)[len(kept):]
-        if text.endswith("\ufffd") and not finished:
-            text = text[:-1]
+        ids, text, finished, repeated = committed_text(lm, x, groups, is_stop, start, end, stop_ids[0],
+                                                       options.repetition_guard)
+        if repeated:
+            stopped = "repetition"
         piece = text[len(emitted_text):] if text.startswith(emitted_text) else lm.decode_text(ids[emitted_ids:])
         yield Block(b, ids[emitted_ids:], piece, (now() - t0) * 1000.0, steps, last=finished)
         emitted_text, emitted_ids = text, len(ids)

@@ -13,10 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import torch
-import torch.nn as nn
 import torch.nn.functional as F
 
-from avatar.llm.mdlm_layers import MDLMLayers, MDLMOutput, PromptCache
+from avatar.llm.mdlm_layers import FastAvatarMDLM, MDLMLayers, PromptCache
 
 
 @dataclass
@@ -123,20 +122,7 @@ def ar_loss(model: ARLayers, prompt: torch.Tensor, reply: torch.Tensor) -> torch
     return (nll * counted).sum() / counted.sum()
 
 
-class FastAvatarAR(ARLayers, nn.Module):
-    """The AR twin without transformers, for inference (the loader builds it from config.json)."""
-    _output = MDLMOutput
-
-    def __init__(self, config: Any):
-        nn.Module.__init__(self)
-        self.config = config
-        self._build(config)
-
-    @property
-    def dtype(self) -> torch.dtype:
-        return self.embed.weight.dtype
-
-    @property
-    def device(self) -> torch.device:
-        return self.embed.weight.device
+class FastAvatarAR(ARLayers, FastAvatarMDLM):
+    """The AR twin without transformers, for inference (the loader builds it from config.json): the
+    embedded model's plain-torch module with the twin's causal maths in front of it."""
 

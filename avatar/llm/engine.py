@@ -120,6 +120,31 @@ StepObserver = Callable[[int, int, torch.Tensor], None]  # (block index, step, a
 
 
 
+
+def committed_text(lm, x: torch.Tensor, groups, is_stop: torch.Tensor, start: int, end: int, stop_id: int,
+                   guard: bool) -> tuple[list[int], str, bool, bool]:
+    """After the block [start, end) is committed (either decoder): the kept ids so far, their text,
+    whether the answer is finished, and whether the repetition guard cut a loop (`guard`: a group
+    that fell into a loop ends after one copy, the rest filled with `stop_id`)."""
+    mask_id, n = lm.mask_token_id, x.shape[1]
+    kept = _kept_positions(x[0], groups, is_stop, end)
+    repeated = False
+    if guard:
+        for g_start, g_end in groups:
+            if g_start < end and g_end > start:
+                content = [i for i in kept if g_start <= i < g_end]
+                cut = loop_cut(x[0, content].tolist(), search_from=sum(i < start for i in content))
+                if cut is not None and cut < len(content):
+                    x[0, content[cut]:g_end] = stop_id
+                    repeated = True
+        kept = _kept_positions(x[0], groups, is_stop, end)
+    ids = x[0, kept].tolist()
+    text = lm.decode_text(ids)
+    finished = not (x[0, end:] == mask_id).any() and not _kept_positions(x[0], groups, is_stop, n)[len(kept):]
+    if text.endswith("\ufffd") and not finished:  # half a multi-byte character: wait for the rest
+        text = text[:-1]
+    return ids, text, finished, repeated
+
 def decode_inputs(lm: "DiffusionLM", prompt_ids, options: DecodeOptions, answer, groups, stop_ids):
     """What every decoder (diffusion or autoregressive) starts from: the prompt and answer as
     tensors, the groups, the ids that stop a group (and as a mask), the banned ids (the mask always), the logit bias
@@ -213,21 +238,10 @@ def decode(lm: "DiffusionLM", prompt_ids: Sequence[int] | torch.Tensor, options:
             if on_step is not None:
                 on_step(b, step, x[0].clone())
 
-        kept = _kept_positions(x[0], groups, is_stop, end)
-        if options.repetition_guard:  # a group (the reply, or a slot) that fell into a loop ends after one copy
-            for g_start, g_end in groups:
-                if g_start < end and g_end > start:
-                    content = [i for i in kept if g_start <= i < g_end]
-                    cut = loop_cut(x[0, content].tolist(), search_from=sum(i < start for i in content))
-                    if cut is not None and cut < len(content):
-                        x[0, content[cut]:g_end] = stop_ids[0]
-                        stopped = "repetition"
-            kept = _kept_positions(x[0], groups, is_stop, end)
-        ids = x[0, kept].tolist()
-        text = lm.decode_text(ids)
-        finished = not (x[0, end:] == mask_id).any() and not _kept_positions(x[0], groups, is_stop, n)[len(kept):]
-        if text.endswith("\ufffd") and not finished:  # half a multi-byte character: wait for the rest
-            text = text[:-1]
+        ids, text, finished, repeated = committed_text(lm, x, groups, is_stop, start, end, stop_ids[0],
+                                                       options.repetition_guard)
+        if repeated:
+            stopped = "repetition"
         piece = text[len(emitted_text):] if text.startswith(emitted_text) else lm.decode_text(ids[emitted_ids:])
         yield Block(b, ids[emitted_ids:], piece, (now() - t0) * 1000.0, steps, last=finished)
         emitted_text, emitted_ids = text, len(ids)
