@@ -94,6 +94,19 @@ DECLINE = {"de": ["Das weiß ich leider nicht. Bitte fragen Sie unser Personal."
                   "I can't tell you that, sorry. Please ask at the information desk."]}
 
 
+def _first_sentence(text: str) -> str:
+    return " ".join(text.strip().lower().split(".")[0].split())
+
+
+_DECLINE_OPENINGS = frozenset(_first_sentence(s) for phrases in DECLINE.values() for s in phrases)
+
+
+def is_decline(text: str, mood: str) -> bool:
+    """The sorry record, or one of the decline sentences above said under another mood (a decode
+    with the sorry mood closed off still wrote "Das kann ich Ihnen leider nicht sagen.")."""
+    return mood == "sorry" or _first_sentence(text) in _DECLINE_OPENINGS
+
+
 # --- the checks tables in the model folder -----------------------------------------------------------
 CHECKS_TABLES = "checks_tables.json.gz"
 TABLES_FORMAT = 1

@@ -118,6 +118,12 @@ def test_asked_kind_and_coverage():
     assert coverage("wann habt ihr offen", "de", "Mo–Sa 9–20 Uhr") == 1.0  # names nothing: any fact may answer
 
 
+def test_a_short_fact_word_inside_the_asked_compound_does_not_name_it():
+    # "haus" (the museum's building) is not a hospital; "sauna" inside "saunazeiten" is the sauna
+    assert coverage("wo ist das nächste krankenhaus", "de", "Das Museum ist im alten Kornhaus, Haus von 1563.") == 0.0
+    assert coverage("wann ist die sauna offen", "de", "Saunazeiten: Di–So 14–21 Uhr") == 1.0
+
+
 def test_clauses_keep_abbreviations_dates_and_ordinals():
     assert clauses("365 Tage geöffnet, inkl. Feiertage; 24.12. + 31.12. nur 9–14 Uhr; 1.1. ab 11 Uhr.") == [
         "365 Tage geöffnet, inkl. Feiertage", "24.12. + 31.12. nur 9–14 Uhr", "1.1. ab 11 Uhr."]

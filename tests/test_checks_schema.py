@@ -64,3 +64,11 @@ def test_initials_and_abbreviations_are_not_fragments():
 def test_a_reply_needs_a_real_word_but_a_greeting_may_be_short():
     assert any("three letters" in p for p in check_schema(Candidate("id", "en", "neutral"), "en").problems)
     assert check_schema(Candidate("Hi!", "en", "happy"), "en").ok  # relevance decides whether it fits
+
+
+def test_a_reply_of_only_a_pronoun_or_article_says_nothing():
+    # the shipped model once answered "Muss ich eine Badekappe tragen?" with "Ich " and it was spoken
+    for text, lang in (("Ich ", "de"), ("Das.", "de"), ("The", "en"), ("Ein.", "de")):
+        result = check_schema(Candidate(text, lang, "neutral"), lang)
+        assert not result.ok and "no content word" in result.problems, (text, result.problems)
+    assert check_schema(Candidate("Gern geschehen!", "de", "happy"), "de").ok

@@ -88,3 +88,20 @@ def test_a_decline_stands_only_where_retrieval_declines_too(model_dir, monkeypat
     assert kept.reply == "Das weiß ich leider nicht." and kept.source == "diffusion"
     # the default: the model's decline stands
     assert answerer(model_dir).answer("Wo ist die Garderobe?", "de").reply == "Das weiß ich leider nicht."
+
+
+def test_a_learned_decline_under_another_mood_also_follows_retrieval(model_dir, monkeypatch):
+    # the model wrote its decline sentence as an "info" reply: still a decline, so retrieval decides
+    _scripted_checks(monkeypatch, "Das weiß ich leider nicht. Bitte fragen Sie unser Personal.", "info",
+                     fallback_used=False)
+    cfg = config.load(None, [f"llm.model={model_dir}", "llm.threads=1", "llm.gen_length=24",
+                             "checks.decline_follows=retrieval"])
+    answered = DiffusionAnswerer(cfg, load_knowledge(cfg), Tracer()).answer("Wo ist die Garderobe?", "de")
+    assert answered.source == "fallback" and "Untergeschoss" in answered.reply
+
+
+def test_a_weekday_with_another_subject_keeps_that_subjects_fact(model_dir):
+    a = answerer(model_dir, checks=False)
+    # the sample venue's café has hours of its own: a named weekday must not put the museum's first
+    facts = a.retrieve("wann hat das café am sonntag offen", "de")
+    assert facts and facts[0].id != "hours-sun", [f.id for f in facts]

@@ -28,3 +28,14 @@ def test_the_declines_the_model_learned_are_the_contracts():
     from avatar import model_contract
 
     assert corpus.DECLINE is model_contract.DECLINE and corpus.DAYS is model_contract.DAYS
+
+
+def test_a_learned_decline_sentence_is_a_decline_under_any_mood():
+    from avatar.model_contract import DECLINE, is_decline
+
+    for lang, phrases in DECLINE.items():
+        for phrase in phrases:
+            assert is_decline(phrase, "info") and is_decline(phrase, "neutral"), phrase
+    assert is_decline("Anything at all.", "sorry")
+    assert not is_decline("Das weiß ich: die Garderobe ist im Untergeschoss.", "info")
+    assert not is_decline("The cloakroom is in the basement.", "neutral")

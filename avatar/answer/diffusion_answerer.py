@@ -18,7 +18,7 @@ from avatar.answer.base import Answer, DecodeStats, Fact, HistoryTurn
 from avatar.answer.prompt import PromptCodec
 from avatar.answer.text import detect_language, words
 from avatar.cancel import NEVER, CancelToken
-from avatar.model_contract import day_hours_text
+from avatar.model_contract import day_hours_text, is_decline
 from avatar.trace import TRACER, Tracer, now
 
 log = logging.getLogger(__name__)
@@ -27,6 +27,7 @@ _DAY_WORDS = {
     "de": ("montag", "dienstag", "mittwoch", "donnerstag", "freitag", "samstag", "sonntag"),
     "en": ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
 }
+_ALL_DAY_WORDS = tuple(w for names in _DAY_WORDS.values() for w in names)
 _PACK_DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
 
@@ -118,7 +119,8 @@ class DiffusionAnswerer:
         context = history[-1].question if history and len(words(question)) <= 6 else ""
         facts = list(self.retriever.retrieve(question, lang, k=k, context=context))
         day = asked_weekday(question)
-        if day is not None:
+        # the asked day's hours only for the venue's own hours: "sauna hours on Saturday" are the sauna's
+        if day is not None and not self.retriever.names_subject(question, lang, _ALL_DAY_WORDS):
             fact = weekday_fact(self.pack, day[0], lang)
             if fact is not None:  # the asked day's hours first: the model was trained on this sentence
                 facts = [fact] + [f for f in facts if f.id not in ("hours-week", "hours-today")][:k - 1]
@@ -187,7 +189,8 @@ class DiffusionAnswerer:
         only where the retrieval answerer declines too. None: the checked reply stands."""
         c = self.cfg.checks
         by_fallback = checked.fallback_used and getattr(c, "fallback_answer", "clause") == "retrieval"
-        by_decline = checked.mood == "sorry" and getattr(c, "decline_follows", "model") == "retrieval"
+        by_decline = (is_decline(checked.reply, checked.mood or "")
+                      and getattr(c, "decline_follows", "model") == "retrieval")
         if not (by_fallback or by_decline):
             return None
         said = self.skills.answer(question, lang, list(history), cancel, turn)

@@ -13,6 +13,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from functools import lru_cache
+from typing import Iterable
 
 import snowballstemmer
 
@@ -58,7 +59,7 @@ _HOURS_BOOST = 1.0
 _CUE_WORD_WEIGHT = 0.6
 _SYNONYM_WEIGHT = 0.7
 _CONTEXT_WEIGHT = 0.5  # a follow-up's previous question ("und was kostet das?" after "wo ist die sauna")
-_RENDERED_HOURS = ("hours-today", "hours-week")
+RENDERED_HOURS = ("hours-today", "hours-week")
 # Only questions about today get today's hours; the others get the week.
 _TODAY_WORDS = frozenset("heute jetzt noch gerade momentan today now still currently tonight right".split())
 _STEMMERS = {"de": "german", "en": "english"}
@@ -243,7 +244,7 @@ class Retriever:
                 fact = index.facts[doc]
                 if fact.topic in cues:
                     # The rendered opening hours answer a plain "when are you open" (no subject named).
-                    general = fact.id in _RENDERED_HOURS and not has_subject
+                    general = fact.id in RENDERED_HOURS and not has_subject
                     scores[doc] *= 1.0 + (_HOURS_BOOST if general else _CUE_BOOST)
         best = [(doc, score) for doc, score in sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:k] if score > 0]
         unmatched, fact_coverage = (), 1.0
@@ -263,6 +264,14 @@ class Retriever:
             unmatched, fact_coverage = held[0]
         return Match([replace(index.facts[doc], score=round(score, 4)) for doc, score in best], coverage,
                      unmatched, round(fact_coverage, 3))
+
+    def names_subject(self, question: str, lang: str, ignore: Iterable[str] = ()) -> bool:
+        """Whether the question names something besides the venue, the kind of answer ("open",
+        "kostet") and the `ignore` words: "sauna hours on saturday" does, "are you open on sundays"
+        does not (with the weekdays ignored)."""
+        index = self._index(lang, datetime.now().date())
+        skip = {t for w in ignore for t in analyze(w, lang)} | _CUE_TERMS[lang] | index.venue_terms
+        return any(t not in skip and not _venue_compound(t, index.venue_terms) for t in analyze(question, lang))
 
     def _asked_words(self, question: str, lang: str, index: _Index) -> list[tuple[str, float, bool, frozenset[str]]]:
         """The question's content words: (word, idf weight, specific, the pack terms that stand for it)."""
@@ -377,7 +386,7 @@ class Retriever:
                 postings[term].append((i, tf))
         avg = sum(lengths) / max(1, len(lengths))
         # The rendered hours list every weekday; their length says nothing about their focus.
-        lengths = [avg if f.id in _RENDERED_HOURS else n for f, n in zip(facts, lengths)]
+        lengths = [avg if f.id in RENDERED_HOURS else n for f, n in zip(facts, lengths)]
         venue_words = f"{self.pack.kind} {self.pack.name} {self.pack.name_en}"
         return _Index(facts, dict(postings), lengths, avg, {t: _trigrams(t) for t in postings}, day,
                       frozenset(analyze(venue_words, lang)))

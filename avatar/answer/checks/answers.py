@@ -31,6 +31,9 @@ _ABBREVIATIONS = frozenset("inkl exkl tägl tgl geschl bzw ggf evtl etc ca geb s
                            "mär apr jun jul aug sep sept okt oct nov dez dec erw kl gr z b u a j".split())
 
 
+_PART_SHARE = 0.6  # a fact word inside a question word must be most of it to name it ("zeiten" in "saunazeiten": no)
+
+
 def _content_words(question: str, lang: str) -> list[tuple[str, str]]:
     """(word, stem) of the question's words that name what it is about: no stopwords, no cue words."""
     cue = _CUE_TERMS[lang]
@@ -54,8 +57,10 @@ def coverage(question: str, lang: str, text: str) -> float:
     long_terms = [t for t in terms if len(t) >= 4]
     hit = 0
     for w, s in content:
+        # the question's word inside a fact's compound names it ("sauna" in "saunazeiten"); a short fact
+        # word inside the question's compound does not ("haus" in "krankenhaus": a hospital is asked)
         if s in terms or any(t in terms for sib in siblings(w) for t in analyze(sib, lang)) or \
-                (len(s) >= 4 and any(s in t or t in s for t in long_terms)):
+                (len(s) >= 4 and any(s in t or (t in s and len(t) >= _PART_SHARE * len(s)) for t in long_terms)):
             hit += 1
     return hit / len(content)
 

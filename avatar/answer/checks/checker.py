@@ -27,7 +27,7 @@ from avatar.answer.checks.policy import CostPredictor, TurnBudget
 from avatar.answer.checks.relevance import check_relevance
 from avatar.answer.checks.remask import content_surfaces
 from avatar.answer.checks.lexicon import garbled_decline, unknown_pairs, unknown_words
-from avatar.model_contract import DECLINE
+from avatar.model_contract import is_decline
 from avatar.answer.checks.schema import check_schema
 from avatar.cancel import NEVER, CancelToken
 from avatar.trace import TRACER, Tracer, now
@@ -409,16 +409,7 @@ def check_and_choose(question: str, lang: str, facts: Sequence[Fact], decode: De
 
 
 def _is_decline(cand: Candidate) -> bool:
-    """The sorry record, or one of the decline sentences the model learned said under another mood
-    (a re-decode with the sorry mood closed off still wrote "Das kann ich Ihnen leider nicht sagen.")."""
-    return cand.mood == "sorry" or _first_sentence(cand.text) in _DECLINE_OPENINGS
-
-
-def _first_sentence(text: str) -> str:
-    return " ".join(text.strip().lower().split(".")[0].split())
-
-
-_DECLINE_OPENINGS = frozenset(_first_sentence(s) for phrases in DECLINE.values() for s in phrases)
+    return is_decline(cand.text, cand.mood)
 
 
 def _answerable(t: _TurnChecks, question: str, lang: str, facts: Sequence[Fact], cfg) -> Fact | None:

@@ -15,6 +15,9 @@ from avatar.trace import now
 
 LANGUAGES = ("de", "en")
 DEFAULT_MOODS = ("neutral", "happy", "sorry", "info")
+# pronouns and articles: a reply made only of them says nothing ("Ich", "The")
+_EMPTY_WORDS = frozenset("ich du er sie es wir ihr man der die das den dem des ein eine einen einem "
+                            "i you he she it we they the a an".split())
 SHORT_REPLY_WORDS = 3  # below this ("Super", "Ganz okay") a reply needs no final punctuation; "Das kann ich" does
 # special tokens of any tokenizer (<eos>, [MASK], <|im_end|>) and markup a voice must not read out
 _SPECIAL = re.compile(r"<\|[^|]*\|>|</?[A-Za-z_][\w-]*>|\[(?:MASK|SEP|CLS|PAD|UNK|BOS|EOS)\]", re.IGNORECASE)
@@ -115,6 +118,8 @@ def check_schema(candidate: Candidate, question_lang: str, moods=DEFAULT_MOODS, 
             problems.append("text does not end like a sentence")
         if not any(len(w) >= 3 for w in words) and not all(w in SOCIAL_REPLY_WORDS for w in words):
             problems.append("no word of three letters or more")  # "id"; "Hi" is judged by relevance
+        elif all(w in _EMPTY_WORDS for w in words):
+            problems.append("no content word")  # "Ich", "The": a decode that stopped before saying anything
         if _FRAGMENT.search(stripped):
             problems.append("a sentence fragment after the reply's end")
         if any(_repeats([w.lower() for w in _WORD.findall(part)]) for part in _CLAUSE_BREAK.split(stripped)):
