@@ -11,7 +11,13 @@ from avatar import config  # noqa: E402
 from avatar import events as ev  # noqa: E402
 from avatar.trace import Span  # noqa: E402
 from avatar.answer.base import CheckReport, DecodeStats  # noqa: E402
-from avatar.ui.hud import HudModel, HudWidget, checks_summary, fit_lines  # noqa: E402
+from avatar.ui import hud as hud_module  # noqa: E402
+from avatar.ui.hud import HudModel, HudWidget, fit_lines  # noqa: E402
+
+
+def checks_summary(record, strings) -> str:
+    """The HUD's words, with the no-break spaces that bind a mark to its name read as spaces."""
+    return hud_module.checks_summary(record, strings).replace("\u00a0", " ")
 from avatar.ui.strings import load_strings  # noqa: E402
 
 
@@ -74,7 +80,7 @@ def test_checks_summary_says_in_a_few_words_what_the_checks_did():
     text = checks_summary(FALLBACK_RECORD, s)
     # schema passed once, then failed on the re-decode: the fallback's reason is the verdict that counts
     assert text == "replaced by the fact: malformed · ✓ grounding, relevance ✗ schema"
-    assert checks_summary(CLEAN_RECORD, s) == "checked, 2 decodes agree · ✓ grounding, relevance, consistency, schema"
+    assert checks_summary(CLEAN_RECORD, s) == "passed, 2 decodes agree · ✓ grounding, relevance, consistency, schema"
     for raw in ("passes", "[", "decodes 2", "fallback_used", "budget_ms", "True"):  # not a dump of the record
         assert raw not in text and raw not in checks_summary(CLEAN_RECORD, s)
 
@@ -92,7 +98,7 @@ def test_checks_summary_says_why_a_reply_was_re_decoded_or_replaced():
     assert checks_summary(snapped, s).startswith("cut to the fact's clause: malformed")
     voted = CheckReport(enabled=True, passes=["self_consistency"], agreement=False,
                         vote={"winner": 1, "votes": [0, 1, 1], "majority": True}, decodes=3)
-    assert checks_summary(voted, s) == "checked, 2 of 3 decodes agree · ✓ consistency"
+    assert checks_summary(voted, s) == "passed, 2 of 3 decodes agree · ✓ consistency"
     failed = CheckReport(fallback_used=True, fallback_reason="StageTimeout", retrieval={"best": 0.9})
     assert checks_summary(failed, s) == "model failed (StageTimeout), retrieval answered"
 
@@ -184,8 +190,9 @@ def test_the_hud_fits_the_kiosk_window_at_1280x800(qtbot, cfg, lang, record, tmp
     assert 1 <= len(lines) <= hud.CHECK_LINES
     metrics = QFontMetrics(hud._small_font())
     assert all(metrics.horizontalAdvance(line) <= hud.width() - 28 for line in lines)
-    summary = checks_summary(window.hud_model.current.checks, window.strings)
-    assert " ".join(lines) == f"{window.strings.get('hud.checks')}: {summary}"  # it all fits, nothing elided
+    head, _, rest = hud_module.checks_summary(window.hud_model.current.checks, window.strings).partition(" · ")
+    assert lines[0] == f"{window.strings.get('hud.checks')}: {head}"  # what became of the reply, on a line of its own
+    assert " ".join(lines[1:]) == rest  # then the verdicts: it all fits, nothing elided
     shot = window.grab()
     assert shot.width() == 1280 and shot.height() == 800 and shot.save(str(tmp_path / "hud.png"))
     window.resize(1280, 560)  # a shorter window: the panel shrinks with it (the recent-turns chart goes first)

@@ -176,7 +176,8 @@ def _marks(r: CheckReport, s: Strings) -> str:
             bad.append(name)
         elif verdict is True or name in r.failed:  # a failure a re-decode mended
             ok.append(name)
-    return " ".join(f"{mark} {', '.join(_name(n, s) for n in names)}"
+    # a no-break space keeps each mark on the line of the name it marks
+    return " ".join(f"{mark}\u00a0{', '.join(_name(n, s) for n in names)}"
                     for mark, names in (("✓", ok), ("✗", bad)) if names)
 
 
@@ -199,7 +200,9 @@ def fit_lines(text: str, metrics: QFontMetrics, width: int, max_lines: int) -> l
         if len(lines) == max_lines - 1 and words:
             line = " ".join([line, *words])
             words = []
-        lines.append(metrics.elidedText(line, Qt.ElideRight, width))
+        # elidedText measures a little wider than horizontalAdvance: only a line that does not fit is elided
+        lines.append(metrics.elidedText(line, Qt.ElideRight, width) if metrics.horizontalAdvance(line) > width
+                     else line)
     return lines
 
 
@@ -218,7 +221,7 @@ class HudWidget(QWidget):
     ROW_H = 21
     WIDTH = 470
     VALUE_W = 96
-    CHECK_LINES = 3        # the checks' few words wrap to at most this many lines, then elide
+    CHECK_LINES = 4        # the checks' few words: a line for the reply, at most three for the verdicts
     RECENT_MIN_H = 60      # below this the recent-turns chart is left out
     MARGIN = 16            # kept free below the panel inside the window
 
@@ -301,10 +304,15 @@ class HudWidget(QWidget):
         return small
 
     def checks_lines(self) -> list[str]:
-        """What the checks did, wrapped to the panel's width in at most CHECK_LINES lines."""
+        """What the checks did, wrapped to the panel's width in at most CHECK_LINES lines: what became
+        of the reply on the first line, the checks' verdicts on the next."""
         s, r = self.strings, self.model.current
-        text = f"{s.get('hud.checks')}: " + (checks_summary(r.checks, s) if r else s.get("hud.no_checks"))
-        return fit_lines(text, QFontMetrics(self._small_font()), self.width() - 28, self.CHECK_LINES)
+        head, _, rest = (checks_summary(r.checks, s) if r else s.get("hud.no_checks")).partition(" · ")
+        metrics, width = QFontMetrics(self._small_font()), self.width() - 28
+        lines = fit_lines(f"{s.get('hud.checks')}: {head}", metrics, width, self.CHECK_LINES)
+        if rest and len(lines) < self.CHECK_LINES:
+            lines += fit_lines(rest, metrics, width, self.CHECK_LINES - len(lines))
+        return lines
 
     def _stage_bar(self, p: QPainter, row: StageRow, pad: float, y: float, label_w: float,
                    bar_x: float, bar_w: float) -> None:
