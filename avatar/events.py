@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from avatar.answer.base import DecodeStats
+from avatar.answer.base import CheckReport, DecodeStats
 
 
 @dataclass(frozen=True)
@@ -79,11 +79,12 @@ class ReplyDone(Event):
     lang: str = ""
     mood: str = "neutral"
     gesture: str = ""
-    checks: dict[str, Any] = field(default_factory=dict)
+    checks: CheckReport = field(default_factory=CheckReport)
     decode: DecodeStats = field(default_factory=DecodeStats)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "decode", DecodeStats.of(self.decode))  # a dict from an older caller
+        object.__setattr__(self, "checks", CheckReport.of(self.checks))
 
 
 @dataclass(frozen=True)
@@ -121,13 +122,14 @@ class TurnMetrics(Event):
     speculative: bool = False
     discarded: int = 0
     decode: DecodeStats = field(default_factory=DecodeStats)
-    checks: dict[str, Any] = field(default_factory=dict)
+    checks: CheckReport = field(default_factory=CheckReport)
     # how the final transcript was made: path (tail | trimmed | full), fallback (why not the tail),
     # committed_words (confirmed while the visitor spoke), encoded_s (audio the final pass encoded)
     asr: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "decode", DecodeStats.of(self.decode))  # a dict from an older caller
+        object.__setattr__(self, "checks", CheckReport.of(self.checks))
 
 
 @dataclass(frozen=True)

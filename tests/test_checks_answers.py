@@ -56,7 +56,7 @@ def test_a_decline_with_the_answer_retrieved_is_decoded_again_without_the_declin
                            predictor=predictor(), clock=clock)
     assert dec.calls[0] == frozenset() and NO_DECLINE in dec.calls[1]
     assert out.reply == "WC: ground floor, left of the entrance." and not out.fallback_used
-    assert out.checks["answerable"] == "wc"
+    assert out.checks.answerable == "wc"
 
 
 def test_a_decline_that_will_not_budge_is_replaced_by_the_answering_clause():
@@ -64,7 +64,7 @@ def test_a_decline_that_will_not_budge_is_replaced_by_the_answering_clause():
     dec = Decoder(clock, "", declines_always=True)
     out = check_and_choose("where are the toilets", "en", [WC], dec, cfg(), budget_ms=100, tracer=Tracer(),
                            predictor=predictor(), clock=clock)
-    assert out.fallback_used and out.checks["fallback"] == "fact:declined_answerable"
+    assert out.fallback_used and out.checks.fallback == "fact:declined_answerable"
     assert out.reply == "WC: ground floor, left of the entrance."  # the clause, not the baby-changing part
 
 
@@ -73,7 +73,7 @@ def test_a_decline_of_a_question_no_fact_answers_stays():
     dec = Decoder(clock, "WC: ground floor.")
     out = check_and_choose("can i rent a bike here", "en", [WC, PARKING], dec, cfg(), budget_ms=100, tracer=Tracer(),
                            predictor=predictor(), clock=clock)
-    assert len(dec.calls) == 1 and out.reply == DECLINE and "declined_answerable" in out.checks["passes"]
+    assert len(dec.calls) == 1 and out.reply == DECLINE and "declined_answerable" in out.checks.passes
 
 
 def test_the_decline_check_can_be_switched_off():
@@ -93,7 +93,7 @@ def test_a_reply_from_a_fact_that_does_not_name_the_subject_is_not_said():
     out = check_and_choose(meal, "en", [PARKING, WC], dec, cfg(), budget_ms=100, tracer=Tracer(),
                            predictor=predictor(), clock=clock)
     assert out.fallback_used and out.reply == NOT_KNOWN["en"]
-    assert out.checks["source"]["fact"] == "parking" and out.checks["source"]["coverage"] < 0.34
+    assert out.checks.source["fact"] == "parking" and out.checks.source["coverage"] < 0.34
 
 
 def test_a_reply_that_stops_on_a_preposition_is_not_said():
@@ -103,7 +103,7 @@ def test_a_reply_that_stops_on_a_preposition_is_not_said():
     out = check_and_choose("where is the car park", "en", [PARKING], dec, cfg(), budget_ms=100, tracer=Tracer(),
                            predictor=predictor(), clock=clock)
     assert out.reply == "Car park P1 behind the building, 2 € per hour."  # snapped to the clause it copied
-    assert out.checks["schema_problems"] == ["ends on an article or preposition"]
+    assert out.checks.schema_problems == ["ends on an article or preposition"]
     assert dangling_end("The entrance is on.", "en") and dangling_end("Der Eingang ist in der.", "de")
     assert not dangling_end("The entrance is on the left.", "en")
 
@@ -171,7 +171,7 @@ def test_the_checker_snaps_a_garbled_reply_instead_of_quoting_the_whole_fact():
     out = check_and_choose("where is the car park", "en", [PARKING], dec, cfg(word_pairs=True), budget_ms=100,
                            tracer=Tracer(), predictor=predictor(), clock=clock)
     assert not out.fallback_used and out.reply == "Car park P1 behind the building, 2 € per hour."
-    assert out.checks["snapped"]["reason"] == "schema" and out.checks["snapped"]["from"] == garbled
+    assert out.checks.snapped["reason"] == "schema" and out.checks.snapped["from"] == garbled
     off = check_and_choose("where is the car park", "en", [PARKING], dec, cfg(word_pairs=True, snap=False),
                            budget_ms=100, tracer=Tracer(), predictor=predictor(), clock=clock)
     assert off.fallback_used
@@ -197,7 +197,7 @@ def test_a_name_garbled_in_copying_is_snapped_but_a_wrong_number_is_not():
                                    Candidate(next(replies), "de", "info", decode_info={"variant": variant}))
     out = check_and_choose("wo kann ich parken", "de", [park], dec, cfg(max_redecodes=0), budget_ms=100,
                            tracer=Tracer(), predictor=predictor(), clock=clock)
-    assert out.reply == park.text and out.checks["snapped"]["reason"] == "unsupported_name"
+    assert out.reply == park.text and out.checks.snapped["reason"] == "unsupported_name"
 
 
 def test_a_learned_decline_under_another_mood_is_still_a_decline():

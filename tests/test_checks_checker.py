@@ -55,8 +55,8 @@ def test_wrong_price_is_redecoded_with_it_banned_and_the_grounded_reply_is_said(
                            tracer=tracer, turn=7, predictor=predictor(), clock=clock)
     assert out.reply == "Admission costs 12.50 euros." and not out.fallback_used
     assert dec.calls[0] == (0, frozenset()) and "13.50 euros" in dec.calls[1][1] and "13" in dec.calls[1][1]
-    assert out.checks["redecodes"] == 1 and out.checks["grounded"] is True
-    assert out.checks["unsupported"] == ["13.50 euros"] and out.checks["passes"] == ["grounding", "relevance", "source",
+    assert out.checks.redecodes == 1 and out.checks.grounded is True
+    assert out.checks.unsupported == ["13.50 euros"] and out.checks.passes == ["grounding", "relevance", "source",
                                                                                      "schema"]
     outcomes = [(s.name, s.args.get("outcome")) for s in tracer.spans(turn=7) if s.track == "checks"]
     assert ("check.grounding", "fail") in outcomes and ("check.grounding", "pass") in outcomes
@@ -70,7 +70,7 @@ def test_still_unsupported_after_max_redecodes_falls_back_to_the_best_fact():
     out = check_and_choose("How much does admission cost?", "en", FACTS, dec, cfg(max_redecodes=2), budget_ms=100,
                            tracer=Tracer(), predictor=predictor(), clock=clock)
     assert out.fallback_used and out.reply == "Admission costs 12.50 euros, reduced 6 euros."
-    assert out.checks["redecodes"] == 2 and out.checks["fallback"] == "fact:unsupported" and out.mood == "info"
+    assert out.checks.redecodes == 2 and out.checks.fallback == "fact:unsupported" and out.mood == "info"
 
 
 def test_unknown_question_with_invented_number_points_to_staff():
@@ -88,9 +88,9 @@ def test_disagreeing_decodes_trigger_a_third_and_the_majority_is_said():
     out = check_and_choose("When do you close?", "en", FACTS, dec, cfg(), budget_ms=100, tracer=Tracer(),
                            predictor=predictor(), clock=clock)
     assert [v for v, _ in dec.calls] == [0, 1, 2]
-    assert out.reply == "We close at 6 pm." and out.checks["agreement"] is False
-    assert out.checks["vote"] == {"winner": 1, "votes": [0, 1, 1], "majority": True}
-    assert "self_consistency" in out.checks["passes"]
+    assert out.reply == "We close at 6 pm." and out.checks.agreement is False
+    assert out.checks.vote == {"winner": 1, "votes": [0, 1, 1], "majority": True}
+    assert "self_consistency" in out.checks.passes
 
 
 def test_check_spans_never_overlap_so_the_pipeline_can_add_them_up():
@@ -109,7 +109,7 @@ def test_agreeing_decodes_need_no_third():
     dec = ScriptedDecoder(clock, lambda v, banned: "We close at 6 pm." if v == 0 else "We close at 18:00 today.")
     out = check_and_choose("When do you close?", "en", FACTS, dec, cfg(), budget_ms=100, tracer=Tracer(),
                            predictor=predictor(), clock=clock)
-    assert len(dec.calls) == 2 and out.checks["agreement"] is True and out.checks["vote"] is None
+    assert len(dec.calls) == 2 and out.checks.agreement is True and out.checks.vote is None
 
 
 def test_malformed_record_is_redecoded_not_repaired():
@@ -118,8 +118,8 @@ def test_malformed_record_is_redecoded_not_repaired():
     out = check_and_choose("When do you close?", "en", FACTS, dec, cfg(self_consistency=False), budget_ms=100,
                            tracer=Tracer(), predictor=predictor(), clock=clock)
     assert [v for v, _ in dec.calls] == [0, 1] and out.reply == "We close today at 6 pm."
-    assert out.checks["redecodes"] == 1 and out.checks["schema_ok"] is True
-    assert out.checks["schema_problems"] == ["text does not end like a sentence"]
+    assert out.checks.redecodes == 1 and out.checks.schema_ok is True
+    assert out.checks.schema_problems == ["text does not end like a sentence"]
 
 
 def test_exhausted_budget_skips_every_check_and_records_the_skips():
@@ -129,8 +129,8 @@ def test_exhausted_budget_skips_every_check_and_records_the_skips():
     out = check_and_choose("When do you close?", "en", FACTS, dec, cfg(always=[]), budget_ms=0, tracer=tracer,
                            turn=1, predictor=predictor(), clock=clock)
     assert len(dec.calls) == 1 and out.reply == "We close at 6 pm."
-    assert out.checks["skipped"] == ["grounding", "relevance", "source", "self_consistency", "schema"]
-    assert out.checks["passes"] == []
+    assert out.checks.skipped == ["grounding", "relevance", "source", "self_consistency", "schema"]
+    assert out.checks.passes == []
     assert {s.name for s in tracer.spans(turn=1) if s.args.get("outcome") == "skipped"} == {
         "check.grounding", "check.relevance", "check.source", "check.self_consistency", "check.schema"}
 
@@ -145,7 +145,7 @@ def test_only_checks_whose_predicted_cost_fits_run():
     out = check_and_choose("When do you close?", "en", FACTS, dec, cfg(), budget_ms=50, tracer=Tracer(),
                            predictor=pred, clock=clock)
     assert [v for v, _ in dec.calls] == [0, 1]
-    assert out.checks["agreement"] is False and "vote" in out.checks["skipped"]
+    assert out.checks.agreement is False and "vote" in out.checks.skipped
     assert out.reply == "We close at 6 pm." and not out.fallback_used
 
 
@@ -154,7 +154,7 @@ def test_always_grounding_runs_over_budget_and_blocks_an_unsupported_price():
     dec = ScriptedDecoder(clock, lambda v, banned: "Admission costs 13.50 euros.")
     out = check_and_choose("How much is admission?", "en", FACTS, dec, cfg(), budget_ms=0, tracer=Tracer(),
                            predictor=predictor(), clock=clock)
-    assert out.fallback_used and "13.50" not in out.reply and out.checks["redecodes"] == 0
+    assert out.fallback_used and "13.50" not in out.reply and out.checks.redecodes == 0
 
 
 def test_disabled_checks_decode_once_and_say_it():
@@ -162,7 +162,7 @@ def test_disabled_checks_decode_once_and_say_it():
     dec = ScriptedDecoder(clock, lambda v, banned: "Admission costs 13.50 euros.")
     out = check_and_choose("How much is admission?", "en", FACTS, dec, cfg(enabled=False), tracer=Tracer(),
                            predictor=predictor(), clock=clock)
-    assert out.reply == "Admission costs 13.50 euros." and out.checks == {"enabled": False, "decodes": 1}
+    assert out.reply == "Admission costs 13.50 euros." and out.checks.to_dict() == {"enabled": False, "decodes": 1}
 
 
 def test_cost_predictor_learns_from_measurements_and_budget_counts_on_the_injected_clock():
@@ -183,8 +183,8 @@ def test_a_decline_is_not_decoded_twice():
     dec = ScriptedDecoder(clock, lambda v, banned: "Sorry, I don't know that. Please ask our staff.", mood="sorry")
     out = check_and_choose("Can I rent a bike?", "en", FACTS, dec, cfg(), budget_ms=100, tracer=Tracer(),
                            predictor=predictor(), clock=clock)
-    assert len(dec.calls) == 1 and out.checks["not_needed"] == ["self_consistency"]
-    assert out.checks["passes"] == ["declined_answerable", "grounding", "relevance", "schema"] and not out.fallback_used
+    assert len(dec.calls) == 1 and out.checks.not_needed == ["self_consistency"]
+    assert out.checks.passes == ["declined_answerable", "grounding", "relevance", "schema"] and not out.fallback_used
 
 
 def test_extra_ratio_caps_the_budget_at_a_share_of_the_first_decode():
@@ -195,8 +195,8 @@ def test_extra_ratio_caps_the_budget_at_a_share_of_the_first_decode():
     pred.observe("decode", 40.0)
     out = check_and_choose("When do you close?", "en", FACTS, dec, cfg(max_extra_ratio=0.5), budget_ms=1000,
                            tracer=Tracer(), predictor=pred, clock=clock)
-    assert out.checks["budget_ms"] == 20.0 and "self_consistency" in out.checks["skipped"] and len(dec.calls) == 1
-    assert out.checks["grounded"] is True  # grounding still runs: it is in checks.always
+    assert out.checks.budget_ms == 20.0 and "self_consistency" in out.checks.skipped and len(dec.calls) == 1
+    assert out.checks.grounded is True  # grounding still runs: it is in checks.always
 
 
 def test_when_the_bans_do_not_change_the_reply_the_next_redecode_tries_another_order():
@@ -215,7 +215,7 @@ def test_a_first_candidate_from_the_caller_is_used_and_its_decode_time_teaches_t
     out = check_and_choose("When do you close?", "en", FACTS, dec, cfg(), budget_ms=50, tracer=Tracer(),
                            predictor=pred, clock=clock, first=first)
     assert out.reply == "We close at 6 pm." and dec.calls == []  # a second decode (~80 ms) does not fit 50 ms
-    assert pred.predict("decode") == 80.0 and "self_consistency" in out.checks["skipped"]
+    assert pred.predict("decode") == 80.0 and "self_consistency" in out.checks.skipped
 
 
 def test_with_verify_self_consistency_remasks_only_the_content():
@@ -230,7 +230,7 @@ def test_with_verify_self_consistency_remasks_only_the_content():
     out = check_and_choose("When do you close?", "en", FACTS, dec, cfg(), budget_ms=100, tracer=Tracer(),
                            predictor=predictor(), clock=clock, verify=verify)
     assert len(dec.calls) == 1 and seen == [("We close at 6 pm.", ["6 pm"])]
-    assert out.checks["agreement"] is True and "self_consistency" in out.checks["passes"]
+    assert out.checks.agreement is True and "self_consistency" in out.checks.passes
 
 
 def test_a_garbled_decline_is_never_said():
@@ -239,7 +239,7 @@ def test_a_garbled_decline_is_never_said():
     out = check_and_choose("Where can I leave my coat?", "en", FACTS, dec, cfg(self_consistency=False),
                            budget_ms=100, tracer=Tracer(), predictor=predictor(), clock=clock)
     assert out.fallback_used and out.reply == NOT_KNOWN["en"]
-    assert any("decline" in p for p in out.checks["schema_problems"])
+    assert any("decline" in p for p in out.checks.schema_problems)
 
 
 def test_words_strung_in_an_order_the_model_never_learned_are_not_said():
@@ -248,4 +248,4 @@ def test_words_strung_in_an_order_the_model_never_learned_are_not_said():
     out = check_and_choose("We feel what is this.", "en", FACTS, dec, cfg(self_consistency=False, word_pairs=True),
                            budget_ms=100, tracer=Tracer(), predictor=predictor(), clock=clock)
     assert out.fallback_used and "If is" not in out.reply
-    assert any("word pairs" in p for p in out.checks["schema_problems"])
+    assert any("word pairs" in p for p in out.checks.schema_problems)

@@ -37,8 +37,8 @@ def test_off_topic_reply_is_redecoded_with_the_wrong_day_banned():
 
     cfg = config.load(sets=["checks.self_consistency=false", "checks.max_extra_ratio=0"], env={})
     out = check_and_choose("Are you open on Sunday?", "en", FACTS, decode, cfg, budget_ms=1e6, tracer=Tracer())
-    assert out.reply == "On Sunday we are closed." and out.checks["relevant"] is True
-    assert calls == [frozenset(), frozenset({"Thursday"})] and out.checks["redecodes"] == 1
+    assert out.reply == "On Sunday we are closed." and out.checks.relevant is True
+    assert calls == [frozenset(), frozenset({"Thursday"})] and out.checks.redecodes == 1
     assert out.candidates[1].variant == 1  # another order, not the same decode under a ban
 
 

@@ -98,7 +98,7 @@ def test_hung_answerer_is_abandoned_for_the_fallback():
     metrics = loop.run_until_done(timeout=20)
     errors = rec.of(ev.StageError)
     assert errors and errors[0].stage == "answer" and errors[0].restarted
-    assert metrics[0].reply == "Fragen Sie bitte an der Kasse." and metrics[0].checks["fallback_used"]
+    assert metrics[0].reply == "Fragen Sie bitte an der Kasse." and metrics[0].checks.fallback_used
 
 
 def test_history_is_kept_within_a_visit_and_wiped_when_the_visitor_leaves():

@@ -1,6 +1,5 @@
 """The latency HUD reflects a turn's spans and metrics against the configured budgets, and says in
 a few words what the checks did, inside its panel at 1280x800."""
-import dataclasses
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -11,8 +10,14 @@ from PySide6.QtGui import QFontMetrics  # noqa: E402
 from avatar import config  # noqa: E402
 from avatar import events as ev  # noqa: E402
 from avatar.trace import Span  # noqa: E402
-from avatar.answer.base import DecodeStats  # noqa: E402
-from avatar.ui.hud import HudModel, HudWidget, checks_summary, fit_lines  # noqa: E402
+from avatar.answer.base import CheckReport, DecodeStats  # noqa: E402
+from avatar.ui import hud as hud_module  # noqa: E402
+from avatar.ui.hud import HudModel, HudWidget, fit_lines  # noqa: E402
+
+
+def checks_summary(record, strings) -> str:
+    """The HUD's words, with the no-break spaces that bind a mark to its name read as spaces."""
+    return hud_module.checks_summary(record, strings).replace("\u00a0", " ")
 from avatar.ui.strings import load_strings  # noqa: E402
 
 
@@ -61,7 +66,7 @@ def test_enclosing_turn_spans_are_not_counted_as_stages(cfg):
     assert model.current.voice_to_voice_ms == pytest.approx(600.0)
 
 
-FALLBACK_RECORD = {"passes": ["grounding", "relevance", "schema"], "fallback_used": True, "fallback": "fact:schema",
+FALLBACK_RECORD = {"enabled": True, "passes": ["grounding", "relevance", "schema"], "fallback_used": True, "fallback": "fact:schema",
                    "redecodes": 1, "decodes": 2, "unsupported": []}
 CLEAN_RECORD = {"enabled": True, "passes": ["grounding", "relevance", "self_consistency", "schema"], "grounded": True,
                 "relevant": True, "agreement": True, "overlap": 1.0, "vote": None, "schema_ok": True,
@@ -74,37 +79,62 @@ def test_checks_summary_says_in_a_few_words_what_the_checks_did():
     s = load_strings("en")
     text = checks_summary(FALLBACK_RECORD, s)
     # schema passed once, then failed on the re-decode: the fallback's reason is the verdict that counts
-    assert text == "grounding ✓ relevance ✓ schema ✗ · re-decoded 1 · said the fact instead (malformed)"
-    assert checks_summary(CLEAN_RECORD, s) == "grounding ✓ relevance ✓ consistency ✓ schema ✓"
+    assert text == "replaced by the fact: malformed · ✓ grounding, relevance ✗ schema"
+    assert checks_summary(CLEAN_RECORD, s) == "passed, 2 decodes agree · ✓ grounding, relevance, consistency, schema"
     for raw in ("passes", "[", "decodes 2", "fallback_used", "budget_ms", "True"):  # not a dump of the record
         assert raw not in text and raw not in checks_summary(CLEAN_RECORD, s)
 
 
+def test_checks_summary_says_why_a_reply_was_re_decoded_or_replaced():
+    s = load_strings("en")
+    mended = CheckReport(enabled=True, passes=["declined_answerable", "grounding", "schema"],
+                         failed=["declined_answerable"], grounded=True, schema_ok=True, redecodes=1, decodes=2)
+    assert checks_summary(mended, s) == "re-decoded: declined though a fact answers · ✓ decline, grounding, schema"
+    wrong = CheckReport(enabled=True, failed=["source"], grounded=True, relevant=True, fallback_used=True,
+                        fallback="fact:wrong_source", redecodes=0, decodes=1)
+    assert checks_summary(wrong, s) == "replaced by the fact: wrong source · ✓ grounding, relevance ✗ source"
+    snapped = CheckReport(enabled=True, passes=["grounding"], grounded=True, schema_ok=False, failed=["schema"],
+                          snapped={"reason": "schema", "ratio": 0.9, "fact": "wc", "from": "x"})
+    assert checks_summary(snapped, s).startswith("cut to the fact's clause: malformed")
+    voted = CheckReport(enabled=True, passes=["self_consistency"], agreement=False,
+                        vote={"winner": 1, "votes": [0, 1, 1], "majority": True}, decodes=3)
+    assert checks_summary(voted, s) == "passed, 2 of 3 decodes agree · ✓ consistency"
+    failed = CheckReport(fallback_used=True, fallback_reason="StageTimeout", retrieval={"best": 0.9})
+    assert checks_summary(failed, s) == "model failed (StageTimeout), retrieval answered"
+
+
 def test_checks_summary_names_unbacked_words_skips_and_the_dont_know_fallback():
     s = load_strings("en")
-    record = {"passes": [], "grounded": False, "fallback_used": True, "fallback": "not_known:unsupported",
-              "redecodes": 1, "unsupported": ["12 Euro"], "skipped": ["self_consistency"]}
-    assert checks_summary(record, s) == ("grounding ✗ · re-decoded 1 · said “I don't know” instead (unbacked words)"
+    record = {"enabled": True, "passes": [], "grounded": False, "fallback_used": True,
+              "fallback": "not_known:unsupported", "redecodes": 1, "unsupported": ["12 Euro"],
+              "skipped": ["self_consistency"]}
+    assert checks_summary(record, s) == ("replaced by “I don't know”: unbacked words · ✗ grounding"
                                          " · unbacked: 12 Euro · skipped for time: consistency")
     many = {**record, "unsupported": ["12 Euro", "Montag", "Halle 3", "9 Uhr", "Tor B"]}
     assert "unbacked: 12 Euro, Montag, Halle 3 +2 ·" in checks_summary(many, s)
     assert checks_summary({"enabled": False, "decodes": 1}, s) == s.get("hud.checks_off")
     assert checks_summary({}, s) == s.get("hud.no_checks")
+    assert checks_summary(CheckReport(retrieval={"best": 0.9}), s) == s.get("hud.no_checks")  # a retrieval answer
 
 
 def test_checks_summary_in_german_and_from_a_typed_record():
-    @dataclasses.dataclass
-    class Report:  # the checks record as a dataclass (typed results): read the same way
-        passes: list
-        fallback_used: bool = False
-        fallback: str = ""
-        redecodes: int = 0
-
     de = load_strings("de")
-    assert checks_summary(FALLBACK_RECORD, de) == ("Belege ✓ Themenbezug ✓ Schema ✗ · 1× neu dekodiert · "
-                                                   "stattdessen den Fakt gesagt (fehlerhaft)")
-    assert checks_summary(Report(["grounding"], True, "fact:off_topic"), load_strings("en")) == \
-        "grounding ✓ relevance ✗ · said the fact instead (off topic)"
+    assert checks_summary(FALLBACK_RECORD, de) == "ersetzt durch den Fakt: fehlerhaft · ✓ Belege, Themenbezug ✗ Schema"
+    report = CheckReport(enabled=True, passes=["grounding"], grounded=True, relevant=False, failed=["relevance"],
+                         fallback_used=True, fallback="fact:off_topic")
+    assert checks_summary(report, load_strings("en")) == "replaced by the fact: off topic · ✓ grounding ✗ relevance"
+    assert checks_summary(report, de) == "ersetzt durch den Fakt: am Thema vorbei · ✓ Belege ✗ Themenbezug"
+
+
+def test_the_check_report_travels_as_the_checks_dict_where_json_is_written():
+    record = CheckReport.of(CLEAN_RECORD)
+    assert record.agreement is True and record.ms == {"grounding": 1.2}
+    assert record.to_dict() == {**CLEAN_RECORD, "failed": []}  # every key the dict had, and what failed
+    assert CheckReport.of({"enabled": False, "decodes": 1}).to_dict() == {"enabled": False, "decodes": 1}
+    assert CheckReport.of({"smalltalk": "greeting"}).to_dict() == {"smalltalk": "greeting"}
+    assert CheckReport.of({"grounding": {"ok": True}}).to_dict() == {"grounding": {"ok": True}}  # unknown keys kept
+    metrics = ev.TurnMetrics(1.0, turn=1, checks=CLEAN_RECORD)
+    assert isinstance(metrics.checks, CheckReport) and metrics.checks.passes == CLEAN_RECORD["passes"]
 
 
 def test_long_checks_text_wraps_and_elides_within_the_panel(qtbot):
@@ -160,8 +190,9 @@ def test_the_hud_fits_the_kiosk_window_at_1280x800(qtbot, cfg, lang, record, tmp
     assert 1 <= len(lines) <= hud.CHECK_LINES
     metrics = QFontMetrics(hud._small_font())
     assert all(metrics.horizontalAdvance(line) <= hud.width() - 28 for line in lines)
-    summary = checks_summary(window.hud_model.current.checks, window.strings)
-    assert " ".join(lines) == f"{window.strings.get('hud.checks')}: {summary}"  # it all fits, nothing elided
+    head, _, rest = hud_module.checks_summary(window.hud_model.current.checks, window.strings).partition(" · ")
+    assert lines[0] == f"{window.strings.get('hud.checks')}: {head}"  # what became of the reply, on a line of its own
+    assert " ".join(lines[1:]) == rest  # then the verdicts: it all fits, nothing elided
     shot = window.grab()
     assert shot.width() == 1280 and shot.height() == 800 and shot.save(str(tmp_path / "hud.png"))
     window.resize(1280, 560)  # a shorter window: the panel shrinks with it (the recent-turns chart goes first)

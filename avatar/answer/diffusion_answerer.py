@@ -14,7 +14,7 @@ import re
 from dataclasses import replace
 from typing import Sequence
 
-from avatar.answer.base import Answer, DecodeStats, Fact, HistoryTurn
+from avatar.answer.base import Answer, CheckReport, DecodeStats, Fact, HistoryTurn
 from avatar.answer.prompt import PromptCodec
 from avatar.answer.text import detect_language, words
 from avatar.cancel import NEVER, CancelToken
@@ -145,7 +145,7 @@ class DiffusionAnswerer:
             span.update(first.decode_info)
         checks = _checks_module() if self.cfg.checks.enabled else None
         if checks is None:
-            return Answer(first.text, lang, facts, first.mood, checks={"enabled": False},
+            return Answer(first.text, lang, facts, first.mood, checks=CheckReport(enabled=False),
                           decode=_decode_record(first, [first], t0), source="diffusion")
         allowed = [f.text for f in facts] + [question]
 
@@ -173,7 +173,7 @@ class DiffusionAnswerer:
         chosen = checked.candidate or first
         backed = self._retrieval_backed(checked, question, lang, history, cancel, turn)
         if backed is not None:  # what the retrieval answerer says: never worse than quoting the fact
-            backed.checks = {**checked.checks, "retrieval_backed": backed.checks.get("retrieval", {})}
+            backed.checks = replace(checked.checks, retrieval_backed=backed.checks.retrieval or {})
             backed.decode = _decode_record(chosen, checked.candidates or [first], t0)
             backed.facts = facts
             backed.source = "fallback"
@@ -181,7 +181,7 @@ class DiffusionAnswerer:
         return Answer(checked.reply, checked.lang or lang, facts, checked.mood, checked.gesture, checks=checked.checks,
                       decode=_decode_record(chosen, checked.candidates or [first], t0),
                       source="fallback" if checked.fallback_used else
-                      "snapped" if checked.checks.get("snapped") else "diffusion")
+                      "snapped" if checked.checks.snapped else "diffusion")
 
     def _retrieval_backed(self, checked, question, lang, history, cancel, turn) -> Answer | None:
         """checks.fallback_answer = "retrieval": a reply the checks replaced is the retrieval answerer's

@@ -258,10 +258,10 @@ def run_adversarial_eval(answerer_factory: AnswererFactory, n: int = 200, seed: 
             ms = (now() - t0) * 1000.0
             verdict = score_reply(case, answer, pack_facts)
             rows[mode].append({**verdict, "ms": ms, "kind": case.kind,
-                               "fallback": bool(answer.checks.get("fallback_used", False))})
+                               "fallback": answer.checks.fallback_used})
             if mode == "checked" and len(shown) < examples and (verdict["wrong"] or verdict["unsupported"]):
                 shown.append({"case": case.id, "question": case.question, "reply": answer.reply,
-                              "gold": case.gold, "checks": {k: answer.checks.get(k) for k in
+                              "gold": case.gold, "checks": {k: answer.checks.to_dict().get(k) for k in
                                                             ("grounded", "unsupported", "fallback", "redecodes")}})
         if progress:
             progress(idx + 1, len(cases))

@@ -40,7 +40,7 @@ def run(args, cfg) -> int:
             out = {"question": question} if many else {}
             out.update({"reply": answer.reply, "lang": answer.lang,
                         "facts": [{"id": f.id, "text": f.text, "topic": f.topic, "score": f.score} for f in answer.facts],
-                        "checks": answer.checks, "decode": answer.decode.to_json(), "source": answer.source})
+                        "checks": answer.checks.to_dict(), "decode": answer.decode.to_json(), "source": answer.source})
             print(json.dumps(out, ensure_ascii=False, indent=None if many else 2), flush=True)
         elif many:
             print(f"Q: {question}\nA: {answer.reply}\n", flush=True)

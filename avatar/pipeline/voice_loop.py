@@ -601,7 +601,7 @@ class VoiceLoop:
             self.emit(ev.StageError(now(), stage="answer", message=str(exc), restarted=True))
             answer = self._fallback.call(ask, job.token)
             _check_answer(answer, "answer-fallback")
-            answer.checks = {**answer.checks, "fallback_used": True, "fallback_reason": type(exc).__name__}
+            answer.checks = replace(answer.checks, fallback_used=True, fallback_reason=type(exc).__name__)
             return answer
 
     def _speak(self, job: TurnJob, answer: Answer) -> None:

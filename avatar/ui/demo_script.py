@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from avatar import events as ev
-from avatar.answer.base import DecodeStats
+from avatar.answer.base import CheckReport, DecodeStats
 from avatar.cancel import CancelToken
 from avatar.trace import Span, Tracer, now, sleep_until
 
@@ -35,7 +35,7 @@ class DemoTurn:
     stages: dict[str, float]
     checks: dict[str, float]  # per check span, ms
     decode: DecodeStats = field(default_factory=DecodeStats)
-    check_results: dict = field(default_factory=dict)
+    check_results: CheckReport = field(default_factory=CheckReport)
 
 
 DEMO_TURNS = (
@@ -49,9 +49,8 @@ DEMO_TURNS = (
                 "output": 20.0},
         checks={"grounding": 5.2, "self_consistency": 38.0, "schema": 0.8},
         decode=DecodeStats(steps=9, tokens=48, ms=36.0, decodes=2),
-        check_results={"enabled": True, "passes": ["grounding", "self_consistency", "schema"],
-                       "grounded": True, "agreement": True, "schema_ok": True,
-                       "fallback_used": False, "fallback": "", "redecodes": 0, "decodes": 2, "unsupported": []},
+        check_results=CheckReport(enabled=True, passes=["grounding", "self_consistency", "schema"], grounded=True,
+                                  agreement=True, schema_ok=True, decodes=2),
     ),
     DemoTurn(
         lang="en",
@@ -63,9 +62,8 @@ DEMO_TURNS = (
                 "output": 20.0},
         checks={"grounding": 4.1, "self_consistency": 31.0, "schema": 0.7},
         decode=DecodeStats(steps=8, tokens=44, ms=29.0, decodes=2),
-        check_results={"enabled": True, "passes": ["grounding", "self_consistency", "schema"],
-                       "grounded": True, "agreement": True, "schema_ok": True,
-                       "fallback_used": False, "fallback": "", "redecodes": 0, "decodes": 2, "unsupported": []},
+        check_results=CheckReport(enabled=True, passes=["grounding", "self_consistency", "schema"], grounded=True,
+                                  agreement=True, schema_ok=True, decodes=2),
     ),
 )
 

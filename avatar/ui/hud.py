@@ -14,7 +14,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
-from avatar.answer.base import DecodeStats
+from avatar.answer.base import CheckReport, DecodeStats
 from avatar.events import TurnMetrics
 from avatar.report import VOICE_TO_VOICE, is_stage_span, stage_budget, stage_key, stage_sort_key
 from avatar.trace import Span
@@ -30,7 +30,7 @@ class TurnRecord:
     stages: dict[str, float] = field(default_factory=dict)  # canonical stage key -> ms
     voice_to_voice_ms: float | None = None
     decode: DecodeStats = field(default_factory=DecodeStats)
-    checks: dict[str, Any] = field(default_factory=dict)
+    checks: CheckReport = field(default_factory=CheckReport)
     finished: bool = False  # TurnMetrics arrived
 
 
@@ -87,7 +87,7 @@ class HudModel:
         r.stages = {**{k: v for k, v in r.stages.items() if k.startswith("check:")}, **stages}
         r.voice_to_voice_ms = m.voice_to_voice_ms if m.voice_to_voice_ms is not None else r.voice_to_voice_ms
         r.decode = DecodeStats.of(m.decode)
-        r.checks = dict(m.checks) if isinstance(m.checks, Mapping) else m.checks  # a typed record stays as is
+        r.checks = CheckReport.of(m.checks)
         r.lang = m.lang or r.lang
         r.finished = True
         self.run_stages.append({**r.stages, **({VOICE_TO_VOICE: r.voice_to_voice_ms}
@@ -107,65 +107,86 @@ class HudModel:
         self.current = None
 
 
-# The checker's checks in the order it runs them, and the field of its record that holds each
-# one's verdict (None: only `passes` and the fallback reason tell).
+# The checks in the order the checker runs them (avatar/answer/checks/table.py), the CheckReport
+# field that holds each one's last verdict (None: only `passes` and the fallback tell), and the
+# reason (hud.reasons) a failure of each gives for re-decoding or replacing the reply.
 CHECK_VERDICTS = (("declined_answerable", None), ("grounding", "grounded"), ("relevance", "relevant"),
                   ("source", None), ("self_consistency", "agreement"), ("schema", "schema_ok"))
+CHECK_REASON = {"declined_answerable": "declined_answerable", "grounding": "unsupported", "relevance": "off_topic",
+                "source": "wrong_source", "self_consistency": "no_majority", "schema": "schema"}
+FALLBACK_CHECK = {reason: check for check, reason in CHECK_REASON.items()}  # fallback reason -> the check
 UNSUPPORTED_SHOWN = 3  # unbacked words named in the HUD; the rest are counted
-# The fallback reason (record field `fallback`, "kind:reason") -> the check that failed.
-FALLBACK_CHECK = {"declined_answerable": "declined_answerable", "unsupported": "grounding",
-                  "off_topic": "relevance", "wrong_source": "source", "no_majority": "self_consistency",
-                  "schema": "schema"}
 
 
-def _field(record: Any, key: str, default: Any = None) -> Any:
-    """A field of the checks record, whether it travels as a dict or as a dataclass."""
-    if isinstance(record, Mapping):
-        return record.get(key, default)
-    return getattr(record, key, default)
-
-
-def checks_summary(checks: Any, strings: Strings) -> str:
-    """A few words on what the checks did: each check that ran with ✓ or ✗, how many re-decodes,
-    and whether the reply was replaced (by the fact, or by "I don't know") and why.
-
-    `checks` is the checker's record (docs/INTERFACES.md, "checks dict")."""
-    if not checks:
-        return strings.get("hud.no_checks")
-    if _field(checks, "enabled", True) is False:
+def checks_summary(checks: CheckReport | Mapping[str, Any] | None, strings: Strings) -> str:
+    """A few words on what the checks did: what happened to the reply (checked, re-decoded and why,
+    snapped, replaced by the fact or by "I don't know" and why), then the checks that passed (✓) and
+    failed (✗), unbacked words and the checks skipped for time."""
+    r = CheckReport.of(checks)
+    if r.enabled is False:
         return strings.get("hud.checks_off")
-    kind, _, reason = str(_field(checks, "fallback", "") or "").partition(":")
-    fallback_used = bool(_field(checks, "fallback_used", False))
-    failed = FALLBACK_CHECK.get(reason) if fallback_used else None
-    passes = set(_field(checks, "passes", ()) or ())
-    skipped = [n for n in (_field(checks, "skipped", ()) or ()) if n in dict(CHECK_VERDICTS)]
-    marks = []
-    for name, verdict_key in CHECK_VERDICTS:
-        verdict = _field(checks, verdict_key) if verdict_key else None
-        if name == failed or verdict is False:
-            ok = False
-        elif name in passes or verdict is True:
-            ok = True
-        else:
-            continue  # not run (switched off, skipped, not needed)
-        marks.append(f"{strings.get(f'hud.check_names.{name}')} {'✓' if ok else '✗'}")
-    parts = [" ".join(marks)] if marks else []
-    redecodes = int(_field(checks, "redecodes", 0) or 0)
-    if redecodes:
-        parts.append(strings.get("hud.redecoded", n=redecodes))
-    if fallback_used:  # before the details: what the visitor heard matters most
-        why = strings.get(f"hud.fallback_reasons.{reason}") if strings.has(f"hud.fallback_reasons.{reason}") \
-            else reason
-        parts.append(strings.get("hud.said_not_known" if kind == "not_known" else "hud.said_fact", why=why))
-    unsupported = [str(w) for w in (_field(checks, "unsupported", ()) or ())]
-    if unsupported:
-        more = len(unsupported) - UNSUPPORTED_SHOWN
-        words = ", ".join(unsupported[:UNSUPPORTED_SHOWN]) + (f" +{more}" if more > 0 else "")
+    if r.enabled is None:  # no checker: a retrieval answer (after the model failed, say so)
+        return strings.get("hud.model_failed", error=r.fallback_reason) if r.fallback_reason \
+            else strings.get("hud.no_checks")
+    parts = [_headline(r, strings)]
+    marks = _marks(r, strings)
+    if marks:
+        parts.append(marks)
+    if r.unsupported:
+        more = len(r.unsupported) - UNSUPPORTED_SHOWN
+        words = ", ".join(str(w) for w in r.unsupported[:UNSUPPORTED_SHOWN]) + (f" +{more}" if more > 0 else "")
         parts.append(strings.get("hud.unsupported", words=words))
+    skipped = [n for n in r.skipped if n in CHECK_REASON]
     if skipped:
-        parts.append(strings.get("hud.skipped", names=", ".join(strings.get(f"hud.check_names.{n}")
-                                                                   for n in skipped)))
-    return " · ".join(parts) if parts else strings.get("hud.no_checks")
+        parts.append(strings.get("hud.skipped", names=", ".join(_name(n, strings) for n in skipped)))
+    return " · ".join(parts)
+
+
+def _headline(r: CheckReport, s: Strings) -> str:
+    """What became of the reply, in a few words."""
+    kind, _, reason = r.fallback.partition(":")
+    if r.fallback_used:
+        key = "hud.by_retrieval" if r.retrieval_backed is not None else \
+            "hud.by_not_known" if kind == "not_known" else "hud.by_fact"
+        return s.get(key, why=_why(reason, s))
+    if r.retrieval_backed is not None:  # a decline the retrieval answerer could answer
+        return s.get("hud.by_retrieval", why=_why("decline_follows", s))
+    if r.snapped:
+        return s.get("hud.snapped", why=_why(str(r.snapped.get("reason", "")), s))
+    if r.redecodes:
+        why = _why(CHECK_REASON.get(r.failed[0], "") if r.failed else "", s)
+        return s.get("hud.redecoded" if r.redecodes == 1 else "hud.redecoded_n", n=r.redecodes) + \
+            (f": {why}" if why else "")
+    if r.vote and r.vote.get("majority"):
+        return s.get("hud.vote")
+    return s.get("hud.agree" if r.agreement else "hud.passed")
+
+
+def _marks(r: CheckReport, s: Strings) -> str:
+    """"✓ grounding, relevance ✗ schema": each check that ran, by its last verdict."""
+    fell_on = FALLBACK_CHECK.get(r.fallback.partition(":")[2]) if r.fallback_used else None
+    ok, bad = [], []
+    for name, field_name in CHECK_VERDICTS:
+        verdict = getattr(r, field_name) if field_name else None
+        if name == fell_on:
+            bad.append(name)
+        elif name in r.passes:
+            ok.append(name)
+        elif verdict is False:
+            bad.append(name)
+        elif verdict is True or name in r.failed:  # a failure a re-decode mended
+            ok.append(name)
+    # a no-break space keeps each mark on the line of the name it marks
+    return " ".join(f"{mark}\u00a0{', '.join(_name(n, s) for n in names)}"
+                    for mark, names in (("✓", ok), ("✗", bad)) if names)
+
+
+def _name(check: str, s: Strings) -> str:
+    return s.get(f"hud.check_names.{check}") if s.has(f"hud.check_names.{check}") else check
+
+
+def _why(reason: str, s: Strings) -> str:
+    return s.get(f"hud.reasons.{reason}") if s.has(f"hud.reasons.{reason}") else reason
 
 
 def fit_lines(text: str, metrics: QFontMetrics, width: int, max_lines: int) -> list[str]:
@@ -179,7 +200,9 @@ def fit_lines(text: str, metrics: QFontMetrics, width: int, max_lines: int) -> l
         if len(lines) == max_lines - 1 and words:
             line = " ".join([line, *words])
             words = []
-        lines.append(metrics.elidedText(line, Qt.ElideRight, width))
+        # elidedText measures a little wider than horizontalAdvance: only a line that does not fit is elided
+        lines.append(metrics.elidedText(line, Qt.ElideRight, width) if metrics.horizontalAdvance(line) > width
+                     else line)
     return lines
 
 
@@ -198,7 +221,7 @@ class HudWidget(QWidget):
     ROW_H = 21
     WIDTH = 470
     VALUE_W = 96
-    CHECK_LINES = 3        # the checks' few words wrap to at most this many lines, then elide
+    CHECK_LINES = 4        # the checks' few words: a line for the reply, at most three for the verdicts
     RECENT_MIN_H = 60      # below this the recent-turns chart is left out
     MARGIN = 16            # kept free below the panel inside the window
 
@@ -281,10 +304,15 @@ class HudWidget(QWidget):
         return small
 
     def checks_lines(self) -> list[str]:
-        """What the checks did, wrapped to the panel's width in at most CHECK_LINES lines."""
+        """What the checks did, wrapped to the panel's width in at most CHECK_LINES lines: what became
+        of the reply on the first line, the checks' verdicts on the next."""
         s, r = self.strings, self.model.current
-        text = f"{s.get('hud.checks')}: " + (checks_summary(r.checks, s) if r else s.get("hud.no_checks"))
-        return fit_lines(text, QFontMetrics(self._small_font()), self.width() - 28, self.CHECK_LINES)
+        head, _, rest = (checks_summary(r.checks, s) if r else s.get("hud.no_checks")).partition(" · ")
+        metrics, width = QFontMetrics(self._small_font()), self.width() - 28
+        lines = fit_lines(f"{s.get('hud.checks')}: {head}", metrics, width, self.CHECK_LINES)
+        if rest and len(lines) < self.CHECK_LINES:
+            lines += fit_lines(rest, metrics, width, self.CHECK_LINES - len(lines))
+        return lines
 
     def _stage_bar(self, p: QPainter, row: StageRow, pad: float, y: float, label_w: float,
                    bar_x: float, bar_w: float) -> None:
