@@ -100,7 +100,7 @@ class TurnRunner:
             # the speculative transcript is the best evidence of whether the visitor is done
             self.floor.adapt_end_wait(tr.text)
         self.emit(ev.FinalTranscript(now(), text=tr.text, lang=tr.lang,
-                                     lang_prob=getattr(tr, "lang_prob", 0.0), dropped=tr.dropped))
+                                     lang_prob=tr.lang_prob, dropped=tr.dropped))
         if tr.dropped or not tr.text.strip():
             return None
         return tr
