@@ -27,7 +27,14 @@ S = TypeVar("S")
 TIMEOUT_KEY = "pipeline.stage_timeout_s"
 
 
-class StageTimeout(Exception):
+class StageFailure(Exception):
+    """A stage call that lost the turn, tagged with its stage. `restarting`: a fresh instance of the
+    stage is being built for the next call (the turn's StageError says so)."""
+    stage: str = ""
+    restarting: bool = False
+
+
+class StageTimeout(StageFailure):
     def __init__(self, stage: str, seconds: float, restarting: bool = False):
         super().__init__(f"{stage} took longer than {seconds:.1f} s and was abandoned"
                          + ("; a fresh instance takes over" if restarting else ""))
@@ -35,7 +42,7 @@ class StageTimeout(Exception):
         self.restarting = restarting  # a fresh instance is being built for the next call
 
 
-class StageUnavailable(Exception):
+class StageUnavailable(StageFailure):
     """The stage's instance is still stuck in an abandoned call and no fresh one is ready yet."""
 
     def __init__(self, stage: str, restarting: bool = False):
@@ -45,7 +52,7 @@ class StageUnavailable(Exception):
         self.restarting = restarting
 
 
-class StageRaised(Exception):
+class StageRaised(StageFailure):
     """A stage's own error, tagged with the stage (where the caller cannot tell which one it was)."""
 
     def __init__(self, stage: str, error: Exception):
@@ -53,7 +60,7 @@ class StageRaised(Exception):
         self.stage = stage
 
 
-class StageOutputError(Exception):
+class StageOutputError(StageFailure):
     """A stage returned something that breaks its contract (wrong type, empty)."""
 
     def __init__(self, stage: str, what: str):
