@@ -15,6 +15,7 @@ from avatar.ui.strings import Strings
 
 class SubtitlePanel(QFrame):
     MIN_HEIGHT = 150  # a line of question and of reply, when the window is short of room
+    PAD_V = 12        # the box's padding above and below its texts
 
     def __init__(self, strings: Strings, parent=None):
         super().__init__(parent)
@@ -33,10 +34,13 @@ class SubtitlePanel(QFrame):
         self.body = QWidget()
         self.body.setObjectName("subtitleBody")
         self.texts = QVBoxLayout(self.body)
-        self.texts.setContentsMargins(28, 16, 28, 18)
+        self.texts.setContentsMargins(28, 4, 28, 6)
         self.texts.setSpacing(2)
+        self.texts.addStretch(1)  # a short exchange sits in the middle of its box
         for w in (self.visitor_name, self.visitor, self.avatar_name, self.reply):
             w.setAlignment(Qt.AlignLeft | Qt.AlignVCenter)
+            if w is self.avatar_name:
+                self.texts.addSpacing(8)
             self.texts.addWidget(w)
         self.texts.addStretch(1)
         self.scroll = QScrollArea()
@@ -53,7 +57,7 @@ class SubtitlePanel(QFrame):
         QScroller.grabGesture(self.scroll.viewport(), QScroller.LeftMouseButtonGesture)  # touch: drag to scroll
         self.scroll.verticalScrollBar().rangeChanged.connect(lambda _lo, hi: self._follow_end(hi))
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setContentsMargins(0, self.PAD_V, 0, self.PAD_V)  # scrolled text is cut off inside the padding
         layout.addWidget(self.scroll)
         self._clauses: list[str] = []
         self.partial = False
@@ -65,7 +69,7 @@ class SubtitlePanel(QFrame):
         return True
 
     def heightForWidth(self, width: int) -> int:
-        return self.texts.totalHeightForWidth(max(1, width)) + 2  # +2: no scroll bar for a rounding error
+        return self.texts.totalHeightForWidth(max(1, width)) + 2 * self.PAD_V + 2  # +2: no scrolling for a rounding error
 
     def sizeHint(self) -> QSize:
         width = self.width() if self.width() > 1 else 800

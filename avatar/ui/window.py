@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Protocol
 
-from PySide6.QtCore import QPointF, Qt, QTimer, Signal
+from PySide6.QtCore import QPointF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QKeySequence, QLinearGradient, QPainter, QShortcut
 from PySide6.QtWidgets import (QBoxLayout, QButtonGroup, QHBoxLayout, QLabel, QPushButton, QSizePolicy,
                                QStackedLayout, QVBoxLayout, QWidget)
@@ -48,6 +48,34 @@ class AdminCorner(QWidget):
     def mousePressEvent(self, event) -> None:
         if self.taps.tap(QPointF(event.position())):
             self._on_gesture()
+
+
+class ConversationBox(QWidget):
+    """The idle screen or the conversation, one at a time, asking the window's layout for the height
+    of the one shown (a stacked layout would ask for the taller of the two)."""
+
+    def __init__(self, stack: QStackedLayout, parent=None):
+        super().__init__(parent)
+        self.stack = stack
+        self.setLayout(stack)
+        self.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Maximum)  # as tall as its texts (capped)
+        stack.currentChanged.connect(lambda _i: self.updateGeometry())
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        shown = self.stack.currentWidget()
+        return shown.heightForWidth(width) if shown is not None and shown.hasHeightForWidth() \
+            else self.sizeHint().height()
+
+    def sizeHint(self) -> QSize:
+        shown = self.stack.currentWidget()
+        return shown.sizeHint() if shown is not None else super().sizeHint()
+
+    def minimumSizeHint(self) -> QSize:
+        shown = self.stack.currentWidget()
+        return shown.minimumSizeHint() if shown is not None else super().minimumSizeHint()
 
 
 class KioskWindow(QWidget):
@@ -126,9 +154,7 @@ class KioskWindow(QWidget):
         self.bottom = QStackedLayout()
         self.bottom.addWidget(self.idle_screen)
         self.bottom.addWidget(self.subtitles)
-        self.bottom_box = bottom_box = QWidget()
-        bottom_box.setLayout(self.bottom)
-        bottom_box.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Maximum)  # as tall as its texts (capped)
+        self.bottom_box = bottom_box = ConversationBox(self.bottom)
         # operator notices (a fallback in use): small, out of the visitor's way, never silent
         self.notices = QLabel()
         self.notices.setObjectName("notices")
