@@ -135,6 +135,7 @@ class KioskWindow(QWidget):
         self.lang_group = QButtonGroup(self)
         self.lang_group.setExclusive(True)
         top = QHBoxLayout()
+        top.setSpacing(6)  # its own: the window's layout has none
         top.setContentsMargins(24, 18, 24, 0)
         top.addWidget(self.status, 0, Qt.AlignLeft)
         top.addStretch(1)
