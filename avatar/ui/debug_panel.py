@@ -5,13 +5,20 @@ from typing import Any, Mapping
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QFrame, QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout
+from PySide6.QtWidgets import (QFrame, QHeaderView, QLabel, QSizePolicy, QTableWidget, QTableWidgetItem,
+                               QVBoxLayout)
 
 from avatar.report import StageStats, stage_stats
 from avatar.ui.strings import Strings
 
 
 class DebugPanel(QFrame):
+    """Its width is set by the window (WIDTH, less on a small screen); the table shows every row where
+    the window has the room, and scrolls where it has not."""
+    WIDTH = 470
+    MIN_WIDTH = 300
+    ROW_H = 26
+
     def __init__(self, strings: Strings, budgets: Mapping[str, Any], parent=None):
         super().__init__(parent)
         self.setObjectName("debugPanel")
@@ -26,6 +33,8 @@ class DebugPanel(QFrame):
         self.table.setEditTriggers(QTableWidget.NoEditTriggers)
         self.table.setFocusPolicy(Qt.NoFocus)
         self.table.setSelectionMode(QTableWidget.NoSelection)
+        self.table.setSizeAdjustPolicy(QTableWidget.AdjustToContents)  # asks for every row; gets what fits
+        self.table.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)  # the panel's width is set, not asked
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeToContents)
         self.trace_label = QLabel()
@@ -36,7 +45,8 @@ class DebugPanel(QFrame):
         layout.addWidget(self.title)
         layout.addWidget(self.table)
         layout.addWidget(self.trace_label)
-        self.setFixedWidth(470)
+        self.setFixedWidth(self.WIDTH)
+        self.setSizePolicy(QSizePolicy.Fixed, QSizePolicy.Maximum)
         self.set_strings(strings)
 
     def set_strings(self, strings: Strings) -> None:
@@ -72,10 +82,12 @@ class DebugPanel(QFrame):
                     item.setForeground(QColor("#ff8a80"))
                 self.table.setItem(row, col, item)
         rows = max(1, len(self.stats))
-        self.table.setFixedHeight(self.table.horizontalHeader().height() + rows * 26 + 6)
+        head = self.table.horizontalHeader().height() + 6
+        self.table.setMinimumHeight(head + min(rows, 3) * self.ROW_H)  # a short window: the table scrolls
+        self.table.setMaximumHeight(head + rows * self.ROW_H)
         for r in range(rows):
-            self.table.setRowHeight(r, 26)
-        self.adjustSize()
+            self.table.setRowHeight(r, self.ROW_H)
+        self.updateGeometry()
 
     def row(self, stage: str) -> StageStats | None:
         return next((s for s in self.stats if s.name == stage), None)

@@ -10,9 +10,9 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from avatar.answer.base import CheckReport, DecodeStats
 from avatar.events import TurnMetrics
@@ -218,18 +218,27 @@ def bar_color(ms: float, budget: float | None) -> QColor:
 
 
 class HudWidget(QWidget):
+    """The HUD panel. Its width is set by the window (WIDTH, down to MIN_WIDTH on a small screen); its
+    height is what its content needs (sizeHint) or less where the window's layout has less room: then
+    the recent-turns chart goes first, the stage rows get closer (down to MIN_ROW_H), and the checks'
+    parts (the "↳" rows, summed up in the checks' line anyway) are folded."""
     ROW_H = 21
+    MIN_ROW_H = 17
     WIDTH = 470
+    MIN_WIDTH = 340
     VALUE_W = 96
+    LABEL_W = 138
     CHECK_LINES = 4        # the checks' few words: a line for the reply, at most three for the verdicts
     RECENT_MIN_H = 60      # below this the recent-turns chart is left out
-    MARGIN = 16            # kept free below the panel inside the window
+    RECENT_H = 86          # what the chart gets when there is room
+    MIN_HEIGHT = 200
 
     def __init__(self, model: HudModel, strings: Strings, parent: QWidget | None = None):
         super().__init__(parent)
         self.model = model
         self.strings = strings
         self.setAttribute(Qt.WA_TransparentForMouseEvents)  # the HUD never steals a tap
+        self.setSizePolicy(QSizePolicy.Fixed, QSizePolicy.Maximum)
         self.setFixedWidth(self.WIDTH)
         self.refresh()
 
@@ -238,13 +247,39 @@ class HudWidget(QWidget):
         self.refresh()
 
     def refresh(self) -> None:
-        rows = len(self.model.rows())
-        want = 40 + max(rows, 1) * self.ROW_H + 250
-        parent = self.parentWidget()
-        if parent is not None:  # never past the window's bottom edge (1280x800 and smaller)
-            want = min(want, max(parent.height() - self.y() - self.MARGIN, 200))
-        self.setFixedHeight(want)
+        """The numbers changed: ask the window's layout for the height they need, and repaint."""
+        self.updateGeometry()
+        if self.parentWidget() is None or self.parentWidget().layout() is None:  # not in a window's layout
+            self.resize(self.width(), self.sizeHint().height())
         self.update()
+
+    def _fixed_h(self) -> float:
+        """Everything but the stage rows and the chart: title, voice to voice, tokens, the checks' lines."""
+        return 40 + 6 + 70 + 22 + len(self.checks_lines()) * QFontMetrics(self._small_font()).height() + 6 + 10
+
+    def sizeHint(self) -> QSize:
+        rows = max(len(self.model.rows()), 1)
+        return QSize(self.width(), int(self._fixed_h() + rows * self.ROW_H + self.RECENT_H))
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(self.MIN_WIDTH, self.MIN_HEIGHT)
+
+    def layout_plan(self) -> tuple[list[StageRow], float, bool]:
+        """The stage rows shown, their height and whether the recent-turns chart fits, for this height."""
+        rows = self.model.rows()
+        room = self.height() - self._fixed_h()
+        n = max(len(rows), 1)
+        if room - self.RECENT_MIN_H >= n * self.ROW_H:
+            return rows, self.ROW_H, True
+        if room >= n * self.MIN_ROW_H:
+            return rows, min(float(self.ROW_H), room / n), False
+        folded = [r for r in rows if not r.key.startswith("check:")]  # the checks' line sums them up
+        fit = max(1, int(room // self.MIN_ROW_H))
+        folded = folded[:fit]
+        return folded, min(float(self.ROW_H), max(float(self.MIN_ROW_H), room / max(len(folded), 1))), False
+
+    def shown_rows(self) -> list[StageRow]:
+        return self.layout_plan()[0]
 
     def label_for(self, key: str) -> str:
         if key.startswith("check:"):
@@ -260,7 +295,7 @@ class HudWidget(QWidget):
         p.setPen(Qt.NoPen)
         p.setBrush(QColor(8, 14, 24, 215))
         p.drawRoundedRect(QRectF(0, 0, self.width(), self.height()), 14, 14)
-        pad, label_w = 14, 138
+        pad, label_w = 14, min(self.LABEL_W, int(self.width() * 0.3))
         bar_x, bar_w = pad + label_w, self.width() - 2 * pad - label_w - self.VALUE_W
         title = QFont(self.font())
         title.setPointSizeF(11.5)
@@ -274,10 +309,11 @@ class HudWidget(QWidget):
         p.drawText(QRectF(pad, 8, self.width() - 2 * pad, 22), Qt.AlignLeft | Qt.AlignVCenter, head)
         y = 38.0
         p.setFont(small)
-        for row in m.rows():
-            self._stage_bar(p, row, pad, y, label_w, bar_x, bar_w)
-            y += self.ROW_H
-        if not m.rows():
+        rows, row_h, chart = self.layout_plan()
+        for row in rows:
+            self._stage_bar(p, row, pad, y, label_w, bar_x, bar_w, row_h)
+            y += row_h
+        if not rows:
             y += self.ROW_H
         y += 6
         self._voice_to_voice(p, r, pad, y, self.width() - 2 * pad)
@@ -294,7 +330,7 @@ class HudWidget(QWidget):
             p.drawText(QRectF(pad, y, self.width() - 2 * pad, line_h), Qt.AlignLeft | Qt.AlignVCenter, line)
             y += line_h
         y += 6
-        if self.height() - y - 10 >= self.RECENT_MIN_H:  # a short window keeps the numbers, not the chart
+        if chart and self.height() - y - 10 >= self.RECENT_MIN_H:  # a short window keeps the numbers, not the chart
             self._recent(p, pad, y, self.width() - 2 * pad, self.height() - y - 10)
         p.end()
 
@@ -315,25 +351,27 @@ class HudWidget(QWidget):
         return lines
 
     def _stage_bar(self, p: QPainter, row: StageRow, pad: float, y: float, label_w: float,
-                   bar_x: float, bar_w: float) -> None:
+                   bar_x: float, bar_w: float, row_h: float = ROW_H) -> None:
         p.setPen(QColor("#c9d4df"))
         label = p.fontMetrics().elidedText(self.label_for(row.key), Qt.ElideRight, int(label_w - 8))
-        p.drawText(QRectF(pad, y, label_w - 6, self.ROW_H - 4), Qt.AlignLeft | Qt.AlignVCenter, label)
+        p.drawText(QRectF(pad, y, label_w - 6, row_h - 4), Qt.AlignLeft | Qt.AlignVCenter, label)
         # the budget sits at 2/3 of the bar, so overruns up to 1.5x stay visible
         scale = bar_w / (row.budget * 1.5) if row.budget else bar_w / max(row.ms * 1.2, 1.0)
-        track = QRectF(bar_x, y + 5, bar_w, self.ROW_H - 12)
+        bar_h = max(5.0, row_h - 12)
+        bar_y = y + (row_h - bar_h) / 2 - 1
+        track = QRectF(bar_x, bar_y, bar_w, bar_h)
         p.setPen(Qt.NoPen)
         p.setBrush(QColor(255, 255, 255, 28))
         p.drawRoundedRect(track, 4, 4)
         p.setBrush(bar_color(row.ms, row.budget))
-        p.drawRoundedRect(QRectF(bar_x, y + 5, min(bar_w, max(2.0, row.ms * scale)), self.ROW_H - 12), 4, 4)
+        p.drawRoundedRect(QRectF(bar_x, bar_y, min(bar_w, max(2.0, row.ms * scale)), bar_h), 4, 4)
         if row.budget:
             bx = bar_x + row.budget * scale
             p.setPen(QPen(QColor("#f0f4f8"), 2))
-            p.drawLine(QPointF(bx, y + 2), QPointF(bx, y + self.ROW_H - 4))
+            p.drawLine(QPointF(bx, y + 2), QPointF(bx, y + row_h - 4))
         p.setPen(QColor("#ff8a80") if row.over else QColor("#e8eef5"))
         budget = f"/{row.budget:.0f}" if row.budget else ""
-        p.drawText(QRectF(bar_x + bar_w + 6, y, self.VALUE_W - 6, self.ROW_H - 4), Qt.AlignLeft | Qt.AlignVCenter,
+        p.drawText(QRectF(bar_x + bar_w + 6, y, self.VALUE_W - 6, row_h - 4), Qt.AlignLeft | Qt.AlignVCenter,
                    f"{row.ms:.0f}{budget} ms")
 
     def _voice_to_voice(self, p: QPainter, r: TurnRecord | None, x: float, y: float, w: float) -> None:

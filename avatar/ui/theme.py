@@ -31,6 +31,11 @@ QWidget { color: #eef3f8; font-family: "DejaVu Sans", "Noto Sans", sans-serif; }
 #debugPanel { background: rgba(8,14,24,0.85); border-radius: 14px; }
 #debugTitle { font-size: 15px; font-weight: 700; }
 #debugTrace { font-size: 11px; color: #9fb0c0; }
+#debugPanel QScrollBar:vertical { background: transparent; width: 8px; margin: 0; }
+#debugPanel QScrollBar::handle:vertical { background: rgba(255,255,255,0.28); border-radius: 4px; min-height: 24px; }
+#debugPanel QScrollBar::add-line, #debugPanel QScrollBar::sub-line { height: 0; width: 0; }
+#debugPanel QScrollBar::add-page, #debugPanel QScrollBar::sub-page { background: none; }
+#subtitleScroll, #subtitleBody { background: transparent; }
 QTableWidget { background: transparent; gridline-color: rgba(255,255,255,0.08); border: none; font-size: 13px; }
 QHeaderView { background-color: transparent; }
 QHeaderView::section { background-color: #1b2b3d; color: #c9d4df; border: none; padding: 4px; font-weight: 600; }

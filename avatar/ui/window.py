@@ -7,10 +7,10 @@ from __future__ import annotations
 import logging
 from typing import Any, Protocol
 
-from PySide6.QtCore import QPointF, Qt, QTimer, Signal
+from PySide6.QtCore import QPointF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QKeySequence, QLinearGradient, QPainter, QShortcut
-from PySide6.QtWidgets import (QButtonGroup, QHBoxLayout, QLabel, QPushButton, QStackedLayout, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (QBoxLayout, QButtonGroup, QHBoxLayout, QLabel, QPushButton, QSizePolicy,
+                               QStackedLayout, QVBoxLayout, QWidget)
 
 from avatar import events as ev
 from avatar.errors import ConfigError
@@ -48,6 +48,34 @@ class AdminCorner(QWidget):
     def mousePressEvent(self, event) -> None:
         if self.taps.tap(QPointF(event.position())):
             self._on_gesture()
+
+
+class ConversationBox(QWidget):
+    """The idle screen or the conversation, one at a time, asking the window's layout for the height
+    of the one shown (a stacked layout would ask for the taller of the two)."""
+
+    def __init__(self, stack: QStackedLayout, parent=None):
+        super().__init__(parent)
+        self.stack = stack
+        self.setLayout(stack)
+        self.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Maximum)  # as tall as its texts (capped)
+        stack.currentChanged.connect(lambda _i: self.updateGeometry())
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        shown = self.stack.currentWidget()
+        return shown.heightForWidth(width) if shown is not None and shown.hasHeightForWidth() \
+            else self.sizeHint().height()
+
+    def sizeHint(self) -> QSize:
+        shown = self.stack.currentWidget()
+        return shown.sizeHint() if shown is not None else super().sizeHint()
+
+    def minimumSizeHint(self) -> QSize:
+        shown = self.stack.currentWidget()
+        return shown.minimumSizeHint() if shown is not None else super().minimumSizeHint()
 
 
 class KioskWindow(QWidget):
@@ -107,6 +135,7 @@ class KioskWindow(QWidget):
         self.lang_group = QButtonGroup(self)
         self.lang_group.setExclusive(True)
         top = QHBoxLayout()
+        top.setSpacing(6)  # its own: the window's layout has none
         top.setContentsMargins(24, 18, 24, 0)
         top.addWidget(self.status, 0, Qt.AlignLeft)
         top.addStretch(1)
@@ -126,9 +155,7 @@ class KioskWindow(QWidget):
         self.bottom = QStackedLayout()
         self.bottom.addWidget(self.idle_screen)
         self.bottom.addWidget(self.subtitles)
-        self.bottom_box = bottom_box = QWidget()
-        bottom_box.setLayout(self.bottom)
-        bottom_box.setMinimumHeight(170)
+        self.bottom_box = bottom_box = ConversationBox(self.bottom)
         # operator notices (a fallback in use): small, out of the visitor's way, never silent
         self.notices = QLabel()
         self.notices.setObjectName("notices")
@@ -136,33 +163,87 @@ class KioskWindow(QWidget):
         self.notices.setAlignment(Qt.AlignRight | Qt.AlignVCenter)
         self.notices.hide()
 
+        self.hud_model = HudModel(self.cfg.budget.as_dict())
+        self.hud = HudWidget(self.hud_model, self.strings)
+        self.debug_panel = DebugPanel(self.strings, self.cfg.budget.as_dict())
+
+        # Layout managers place everything, so no panel can lie over the conversation:
+        #   landscape: [debug panel | character] above the conversation, the HUD in a column beside them
+        #   portrait:  the HUD above [debug panel | character] above the conversation
+        # A hidden HUD or debug panel takes no room: the conversation then spans the whole width.
+        upper = QHBoxLayout()
+        upper.setSpacing(16)
+        upper.addWidget(self.debug_panel, 0, Qt.AlignTop)
+        upper.addWidget(self.avatar, 1)
+        self.stage = stage = QVBoxLayout()
+        stage.setSpacing(12)
+        stage.addLayout(upper, 1)
+        stage.addWidget(bottom_box)
+        self.body = body = QBoxLayout(QBoxLayout.LeftToRight)
+        body.setContentsMargins(24, 14, 24, 24)
+        body.setSpacing(20)
+        body.addLayout(stage, 1)
+        body.addWidget(self.hud, 0, Qt.AlignTop)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        # the screen sets the window's size, not its contents: _arrange fits the panels to any size
+        layout.setSizeConstraint(QVBoxLayout.SetNoConstraint)
         layout.addLayout(top)
-        layout.addWidget(self.avatar, 1)
-        wrap = QHBoxLayout()
-        wrap.setContentsMargins(24, 0, 24, 24)
-        wrap.addWidget(bottom_box)
-        layout.addLayout(wrap)
+        layout.addLayout(body, 1)
         notice_row = QHBoxLayout()
         notice_row.setContentsMargins(24, 0, 24, 8)
         notice_row.addWidget(self.notices)
         layout.addLayout(notice_row)
 
-        # overlays, placed by hand in resizeEvent
-        self.hud_model = HudModel(self.cfg.budget.as_dict())
-        self.hud = HudWidget(self.hud_model, self.strings, self)
-        self.debug_panel = DebugPanel(self.strings, self.cfg.budget.as_dict(), self)
+        # overlays: the message strip (placed above the conversation) and the invisible admin corner
         self.banner = Banner(self)
         self.admin_corner = AdminCorner(self.open_admin, self)
         self.show_idle()
 
+    # the panels' widths and the conversation's share of the height, by window size
+    CONVERSATION_SHARE = 0.5   # the conversation's box at most this part of the window's height (then it scrolls)
+
+    @property
+    def portrait(self) -> bool:
+        return self.height() > self.width()
+
+    def _arrange(self) -> None:
+        """Fit the layout to the window's shape: where the HUD goes, the panels' widths, how tall the
+        conversation's box may grow. Layout managers do the placing."""
+        w, h = self.width(), self.height()
+        if self.portrait:
+            direction, hud_w, align = QBoxLayout.BottomToTop, min(620, w - 48), Qt.AlignHCenter
+            stage_w = w - 48
+        else:  # beside the conversation: about a third of the width, never below a readable width
+            hud_w = max(HudWidget.MIN_WIDTH, min(HudWidget.WIDTH, int(w * 0.36)))
+            direction, align = QBoxLayout.LeftToRight, Qt.AlignTop
+            stage_w = w - 48 - (hud_w + self.body.spacing() if self.hud.isVisibleTo(self) else 0)
+        if self.body.direction() != direction:
+            self.body.setDirection(direction)
+        self.body.setAlignment(self.hud, align)
+        if self.hud.width() != hud_w:
+            self.hud.setFixedWidth(hud_w)
+        # the debug panel beside the character, who keeps at least its minimum width
+        debug_w = max(DebugPanel.MIN_WIDTH, min(DebugPanel.WIDTH, stage_w - 16 - self.avatar.minimumWidth() - 20))
+        if self.debug_panel.width() != debug_w:
+            self.debug_panel.setFixedWidth(debug_w)
+        # the conversation's box: as tall as its texts, at most a share of the window and never so tall
+        # that the character (or, in portrait, the HUD above it) loses its minimum height; past that it scrolls
+        outer = self.layout()
+        chrome = outer.itemAt(0).sizeHint().height() + self.body.contentsMargins().top() + \
+            self.body.contentsMargins().bottom() + outer.itemAt(2).sizeHint().height() + self.stage.spacing()
+        if self.portrait and self.hud.isVisibleTo(self):
+            chrome += self.hud.sizeHint().height() + self.body.spacing()
+        cap = max(SubtitlePanel.MIN_HEIGHT, min(int(h * self.CONVERSATION_SHARE), h - chrome - self.avatar.minimumHeight()))
+        if self.subtitles.maximumHeight() != cap:
+            self.subtitles.setMaximumHeight(cap)
+            self.idle_screen.setMaximumHeight(cap)
+
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        w = self.width()
-        self.hud.move(w - self.hud.width() - 20, 76)
-        self.hud.refresh()  # its height follows the window's
-        self.debug_panel.move(20, 76)
+        self._arrange()
+        self.layout().activate()  # place the children now, for this size
         if self.banner.isVisible():
             self._place_banner()
         self.admin_corner.move(0, 0)
@@ -226,7 +307,7 @@ class KioskWindow(QWidget):
 
     def toggle_hud(self) -> None:
         self.hud.setVisible(not self.hud.isVisible())
-        self.hud.raise_()
+        self._arrange()  # the conversation takes the HUD's room, or gives it back
 
     def toggle_debug_panel(self) -> None:
         if self.debug:
@@ -420,15 +501,16 @@ class KioskWindow(QWidget):
             self._set_state("idle")
 
     def show_banner(self, text: str, kind: str = "info", seconds: float = 8.0) -> None:
-        self.banner.setFixedWidth(min(760, max(300, self.width() - 80)))
+        self.banner.setFixedWidth(min(760, max(300, self.bottom_box.width() - 40)))
         self.banner.show_message(text, kind, seconds)
         self.banner.adjustSize()
         self._place_banner()
 
     def _place_banner(self) -> None:
-        # just above the subtitles: where the visitor is already looking, clear of the HUD
-        y = self.bottom_box.mapTo(self, self.bottom_box.rect().topLeft()).y() - self.banner.height() - 12
-        self.banner.move((self.width() - self.banner.width()) // 2, max(76, y))
+        # just above the subtitles, over their column: where the visitor is already looking, clear of the HUD
+        box = self.bottom_box.geometry()
+        y = box.top() - self.banner.height() - 12
+        self.banner.move(box.center().x() - self.banner.width() // 2, max(76, y))
 
     def add_notice(self, text: str, key: str = "") -> None:
         """An operator notice (e.g. German spoken by espeak-ng); shown small, in the current language."""
