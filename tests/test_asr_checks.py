@@ -5,7 +5,7 @@ import pytest
 
 from avatar.asr.transcript import Transcript
 from avatar.asr.transcript_checks import cut_loop, is_hallucination, looks_looped, settle_repeats
-from avatar.asr.whisper_asr import _why_dropped
+from avatar.asr.transcript_checks import why_dropped as _why_dropped
 from avatar.asr.word_accuracy import word_errors
 
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from avatar import config
-from avatar.asr.whisper_asr import choose_language, prompt_tokens
+from avatar.asr.whisper_priors import choose_language, prompt_tokens
 
 SPECIAL = ["startoftranscript", "startofprev", "transcribe", "endoftext", "de", "en"]
 TIMESTAMP_BEGIN = 50000  # <|0.00|>: text tokens lie below it

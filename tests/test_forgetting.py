@@ -88,7 +88,7 @@ def test_without_a_trace_file_to_write_past_visits_leave_nothing_behind():
 def test_the_answerers_word_caches_forget_the_visitor():
     from avatar.answer import forget_visitor
     from avatar.answer.checks import content, stems
-    from avatar.answer.retrieval import _stem
+    from avatar.answer.retrieval.words import _stem
 
     stems.stem("01761234567", "de")
     _stem("01761234567", "de")

@@ -159,8 +159,8 @@ def test_warmup_loads_the_word_frequencies_so_the_first_visitor_does_not(tmp_pat
     code = ("import sys; from avatar.answer.knowledge import load_pack; from avatar.config import load;"
             "from avatar.answer.retrieval_answerer import RetrievalAnswerer;"
             "a = RetrievalAnswerer(load_pack(sys.argv[1]), load(env={})); assert 'wordfreq' not in sys.modules;"
-            "a.warmup(); from avatar.answer import retrieval;"
-            "print('wordfreq' in sys.modules, retrieval._everyday_zipf.cache_info().currsize)")
+            "a.warmup(); from avatar.answer.retrieval import words;"
+            "print('wordfreq' in sys.modules, words._everyday_zipf.cache_info().currsize)")
     out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, check=True)
     loaded, cached = out.stdout.split()
     assert loaded == "True" and int(cached) >= 2

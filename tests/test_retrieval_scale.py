@@ -5,9 +5,10 @@ from datetime import date
 
 import pytest
 
-from avatar.answer import retrieval
+from avatar.answer.retrieval import index as retrieval_index
 from avatar.answer.knowledge import load_pack
-from avatar.answer.retrieval import Retriever, _compound_parts, _inexact_matches
+from avatar.answer.retrieval import Retriever
+from avatar.answer.retrieval.index import _compound_parts, _inexact_matches
 from avatar.answer.synthetic_pack import write_synthetic_pack
 from test_retrieval_answerer import ENGLISH, GERMAN, TUESDAY
 
@@ -81,8 +82,8 @@ def test_a_new_day_rebuilds_without_stemming_the_pack_again(big, monkeypatch):
     r, _ = big
     pack_texts = {e.de for e in r.pack.entries}
     stemmed = []
-    analyze = retrieval.analyze
-    monkeypatch.setattr(retrieval, "analyze", lambda text, lang: stemmed.append(text) or analyze(text, lang))
+    analyze = retrieval_index.analyze
+    monkeypatch.setattr(retrieval_index, "analyze", lambda text, lang: stemmed.append(text) or analyze(text, lang))
     facts = r.retrieve("habt ihr heute offen", "de", 3, today=date(2026, 12, 2))
     assert facts[0].id == "hours-today" and "Mittwoch" in facts[0].text
     assert facts[0].text in stemmed  # today's hours are new text ...
@@ -93,8 +94,8 @@ def test_a_renewed_retriever_does_not_stem_the_pack_again(big, monkeypatch):
     r, made = big
     pack_texts = {e.de for e in r.pack.entries}
     stemmed = []
-    analyze = retrieval.analyze
-    monkeypatch.setattr(retrieval, "analyze", lambda text, lang: stemmed.append(text) or analyze(text, lang))
+    analyze = retrieval_index.analyze
+    monkeypatch.setattr(retrieval_index, "analyze", lambda text, lang: stemmed.append(text) or analyze(text, lang))
     fresh = Retriever(r.pack)  # what the watchdog's renewed answerer builds
     fact = made["gen-00000"]
     assert fresh.retrieve(f"wo ist die sammlung {fact.name.lower()}", "de", 3, today=TUESDAY)[0].id == fact.id

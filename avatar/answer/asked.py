@@ -2,7 +2,7 @@
 
 "Wann", "bis wann", "when" ask for a time; "was kostet", "how much" for a price; "wo", "where" for
 a place; "gibt es", "can I" are yes/no questions. A fact answers a time or price question only if
-it holds a time or a price. Retrieval orders its facts by it (answer/retrieval.py) and the checks
+it holds a time or a price. Retrieval orders its facts by it (answer/retrieval/retriever.py) and the checks
 judge replies and facts by it (answer/checks/answers.py).
 """
 from __future__ import annotations

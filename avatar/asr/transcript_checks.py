@@ -1,4 +1,5 @@
-"""Checks on Whisper's output: its known hallucinations on silence and noise, and repetition loops."""
+"""Checks on Whisper's output: its known hallucinations on silence and noise, repetition loops, and
+the rule that drops a transcript Whisper itself doubts (`why_dropped`)."""
 from __future__ import annotations
 
 import re
@@ -79,3 +80,23 @@ def settle_repeats(text: str) -> tuple[str, bool]:
     if found and found[0] == 0:
         text, found = cut_loop(text), None
     return text, found is not None or looks_looped(text)
+
+
+# A transcript Whisper itself doubts: with a high no-speech probability and a low log-prob it is
+# noise, with a very low log-prob alone its words are guesses.
+NO_SPEECH_DROP = 0.6           # with a low log-prob too: noise, not speech (Whisper's own rule)
+NOISE_LOGPROB = -1.0
+LOW_CONFIDENCE_LOGPROB = -1.5  # below this even with speech: the words are guesses
+
+
+def why_dropped(tr) -> str:
+    """Why a Transcript is dropped: empty, a known hallucination, noise or low confidence ("" to keep it)."""
+    if not tr.raw_text.strip() or not any(c.isalnum() for c in tr.raw_text):
+        return "empty"
+    if is_hallucination(tr.raw_text):
+        return "hallucination"
+    if tr.no_speech_prob > NO_SPEECH_DROP and tr.avg_logprob < NOISE_LOGPROB:
+        return "noise"
+    if tr.avg_logprob < LOW_CONFIDENCE_LOGPROB:
+        return "low_confidence"
+    return ""

@@ -12,7 +12,8 @@ Two priors help it with the words of a kiosk (docs/PERF.md, "Venue words"): the 
 keywords, per language, go before the transcript as Whisper's prompt (`<|startofprev|> words
 <|startoftranscript|>`: what faster-whisper builds from `hotwords` or `initial_prompt`), capped to
 `asr.prompt_max_tokens`; and for a short utterance whose language Whisper is unsure of, the
-language of the previous turn wins (`asr.language_prior`).
+language of the previous turn wins (`asr.language_prior`). Both are decided without the model, in
+avatar/asr/whisper_priors.py.
 
 Incremental recognition (`asr.incremental`, avatar/asr/incremental.py) asks two more things of a
 pass: `context`, the words already confirmed, go into the prompt after the venue's words (the pass
@@ -30,7 +31,8 @@ import numpy as np
 
 from avatar.asr import assets
 from avatar.asr.transcript import Transcript, Word
-from avatar.asr.transcript_checks import cut_loop, is_hallucination, settle_repeats
+from avatar.asr.transcript_checks import cut_loop, settle_repeats, why_dropped
+from avatar.asr.whisper_priors import choose_language, prompt_tokens
 from avatar.cancel import NEVER, CancelToken
 from avatar.errors import ModelError
 from avatar.frames import SAMPLE_RATE
@@ -41,11 +43,8 @@ log = logging.getLogger(__name__)
 HOP = 160                      # samples per feature frame (10 ms)
 MAX_FRAMES = 3000              # Whisper's 30 s window
 TOKENS_PER_SECOND = 12         # generous speech rate: a budget above it means a loop
-NO_SPEECH_DROP = 0.6           # with a low log-prob too: noise, not speech (Whisper's own rule)
-NOISE_LOGPROB = -1.0
-LOW_CONFIDENCE_LOGPROB = -1.5  # below this even with speech: the words are guesses
 FALLBACK_TEMPERATURES = (0.0, 0.4, 0.8)  # the full-window retry may sample to escape a loop, a few times at most
-PROMPT_LIMIT = 223             # Whisper's own cap on <|startofprev|> tokens
+PROMPT_LIMIT = 223             # Whisper's own cap on <|startofprev|> tokens (whisper_priors.prompt_tokens too)
 CONTEXT_TOKENS = 96            # confirmed words given as context: the last this many tokens
 
 
@@ -161,7 +160,7 @@ class WhisperASR:
                         tuple(result.get("words", ())), fallback=result.get("fallback", ""))
         tr.encoded_s = round(audio.size / SAMPLE_RATE, 3)
         tr.covered_s = round(float(result.get("covered_s", 0.0)), 3)
-        tr.dropped = _why_dropped(tr)
+        tr.dropped = why_dropped(tr)
         if tr.dropped:
             tr.text = ""
         tr.ms = (now() - t0) * 1000.0
@@ -299,7 +298,7 @@ class WhisperASR:
                 cancel.raise_if_cancelled()
                 piece_tr = Transcript(r["text"], lang, lang_prob, "", 0.0, r["text"], r["path"],
                                       r["no_speech_prob"], r["avg_logprob"])
-                if r["text"].strip() and not _why_dropped(piece_tr):  # a quiet piece's "Thank you." goes
+                if r["text"].strip() and not why_dropped(piece_tr):  # a quiet piece's "Thank you." goes
                     text = join_overlap(text, r["text"]) if cut_in_speech else f"{text} {r['text']}".strip()
                     kept += 1
                     no_speech.append(r["no_speech_prob"])
@@ -341,68 +340,6 @@ class WhisperASR:
                                                self.cfg.prior_max_ms, self.cfg.prior_below_prob)
             info.update(lang=lang, prob=round(prob, 3), prior=prior or "", prior_used=used)
         return lang, prob, used
-
-
-def choose_language(probs: Mapping[str, float], languages: Sequence[str], prior: str | None,
-                    utterance_ms: float, prior_max_ms: float, prior_below_prob: float) -> tuple[str, float, bool]:
-    """Whisper's most probable kiosk language, unless the utterance is short (<= prior_max_ms) and
-    Whisper is unsure (its pick below prior_below_prob among the kiosk's languages): then the
-    previous turn's language `prior`. Short German commands ("Weiter", "vergiss es") are where
-    Whisper's language ID fails, and a visitor rarely switches language mid-visit with two words.
-    Returns (language, its renormalised probability, True when the prior decided)."""
-    best, prob = _restrict(probs, languages, prefix="<|")
-    if (prior in languages and prior != best and utterance_ms <= prior_max_ms
-            and prob < prior_below_prob):
-        return prior, _restrict(probs, languages, prefix="<|", pick=prior)[1], True
-    return best, prob, False
-
-
-def prompt_tokens(encode, words: Sequence[str], max_tokens: int) -> list[int]:
-    """Token ids of ' w1, w2, w3' for as many whole words (in the order given, duplicates and
-    blanks skipped) as fit in `max_tokens` (Whisper's own limit for a prompt is 223).
-
-    Only words Whisper's vocabulary has no single token for: those it knows well already, and
-    in the prompt they only pull other speech towards them ("resume" heard as "museum", "pause"
-    as "Parkhaus" with "museum" prompted; docs/PERF.md)."""
-    limit = min(int(max_tokens), 223)
-    if limit <= 0:
-        return []
-    kept: list[str] = []
-    seen: set[str] = set()
-    ids: list[int] = []
-    for word in words:
-        word = " ".join(str(word).split())
-        if not word or word.casefold() in seen or len(encode(" " + word)) < 2:
-            continue
-        trial = encode(" " + ", ".join([*kept, word]))
-        if len(trial) > limit:
-            continue  # a shorter word further down may still fit
-        kept.append(word)
-        seen.add(word.casefold())
-        ids = list(trial)
-    return ids
-
-
-def _restrict(probs: Mapping[str, float], languages: Sequence[str], prefix: str,
-              pick: str | None = None) -> tuple[str, float]:
-    """The most probable of the allowed languages (or `pick`), with its probability renormalised among them."""
-    key = (lambda l: f"<|{l}|>") if prefix else (lambda l: l)
-    p = {l: float(probs.get(key(l), 0.0)) for l in languages}
-    total = sum(p.values())
-    best = pick if pick in p else max(p, key=p.get)
-    return best, (p[best] / total if total > 0 else 1.0 / len(p))
-
-
-def _why_dropped(tr: Transcript) -> str:
-    if not tr.raw_text.strip() or not any(c.isalnum() for c in tr.raw_text):
-        return "empty"
-    if is_hallucination(tr.raw_text):
-        return "hallucination"
-    if tr.no_speech_prob > NO_SPEECH_DROP and tr.avg_logprob < NOISE_LOGPROB:
-        return "noise"
-    if tr.avg_logprob < LOW_CONFIDENCE_LOGPROB:
-        return "low_confidence"
-    return ""
 
 
 def _as_float(pcm: np.ndarray) -> np.ndarray:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 
 def add_arguments(p) -> None:
-    from avatar.bench.echo import POLICIES
+    from avatar.bench.echo_turn import POLICIES
     from avatar.bench.room import ROOMS
 
     p.add_argument("room", choices=[*ROOMS, "all"], help="simulated room")

@@ -199,41 +199,11 @@ def decode(lm: "DiffusionLM", prompt_ids: Sequence[int] | torch.Tensor, options:
             if bias_ids.numel():
                 logits[:, bias_ids] += bias_values
             logits[:, banned] = -math.inf
-            # 1. predict every masked position of the block
-            if options.temperature > 0:  # Gumbel-max sampling, in float64 as low precision hurts quality
-                noise = torch.rand(logits.shape, generator=gen, device=device, dtype=torch.float64)
-                predicted = (logits.double() / options.temperature - torch.log(-torch.log(noise))).argmax(-1)
-            else:
-                predicted = logits.argmax(-1)
-            confidence = _confidence(logits, predicted, options.confidence)
-            # 2. how many to commit: above the threshold (at least one), or a fixed count per step
-            left = int(masked.sum())
-            if options.steps_per_block > 0:
-                k = math.ceil(left / max(1, options.steps_per_block - step))
-            else:
-                k = max(1, int((confidence[masked] > options.threshold).sum()))
-            # 3. which ones: the most confident (or leftmost / random, for the checks' second decode)
-            if options.order == "confidence":
-                rank = confidence
-            elif options.order == "left_to_right":
-                rank = -torch.arange(end - start, device=device, dtype=torch.float32)
-            else:
-                rank = torch.rand(end - start, generator=gen, device=device)
-            rank = rank.masked_fill(~masked, -math.inf)
-            if step == 0 and options.first_positions:
-                first = [p - start for p in options.first_positions if start <= p < end and bool(masked[p - start])]
-                if first:
-                    rank[first] = math.inf
-                    k = max(k, len(first))
-            chosen = torch.topk(rank, min(k, left)).indices
+            # predict the block, pick what to commit (_choose), commit it; a stop token ends its group
+            predicted, confidence, chosen = _choose(logits, masked, start, end, step, options, gen, device)
             x[0, start + chosen] = predicted[chosen]
             committed_conf[start + chosen] = confidence[chosen]
-            # 4. a committed stop token ends its group: its masked rest becomes that token (and any
-            #    token already committed after it is no longer part of the reply)
-            for pos in sorted((start + chosen[is_stop[predicted[chosen]]]).tolist()):
-                g_end = next((ge for gs, ge in groups if gs <= pos < ge), pos + 1)
-                rest = x[0, pos + 1:g_end]
-                rest[rest == mask_id] = x[0, pos]
+            _end_stopped_groups(x, start + chosen[is_stop[predicted[chosen]]], groups, mask_id)
             step += 1
             if on_step is not None:
                 on_step(b, step, x[0].clone())
@@ -250,6 +220,50 @@ def decode(lm: "DiffusionLM", prompt_ids: Sequence[int] | torch.Tensor, options:
                 stopped = "eos"
             break
     return DecodeSummary(x[0], steps, source.cache, source.prompt_passes, stopped, committed_conf.tolist())
+
+
+def _choose(logits: torch.Tensor, masked: torch.Tensor, start: int, end: int, step: int, options: DecodeOptions,
+            gen: torch.Generator, device) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """One step's prediction for every position of the block, its confidence, and the block
+    offsets to commit now."""
+    # 1. predict every masked position of the block
+    if options.temperature > 0:  # Gumbel-max sampling, in float64 as low precision hurts quality
+        noise = torch.rand(logits.shape, generator=gen, device=device, dtype=torch.float64)
+        predicted = (logits.double() / options.temperature - torch.log(-torch.log(noise))).argmax(-1)
+    else:
+        predicted = logits.argmax(-1)
+    confidence = _confidence(logits, predicted, options.confidence)
+    # 2. how many to commit: above the threshold (at least one), or a fixed count per step
+    left = int(masked.sum())
+    if options.steps_per_block > 0:
+        k = math.ceil(left / max(1, options.steps_per_block - step))
+    else:
+        k = max(1, int((confidence[masked] > options.threshold).sum()))
+    # 3. which ones: the most confident (or leftmost / random, for the checks' second decode)
+    if options.order == "confidence":
+        rank = confidence
+    elif options.order == "left_to_right":
+        rank = -torch.arange(end - start, device=device, dtype=torch.float32)
+    else:
+        rank = torch.rand(end - start, generator=gen, device=device)
+    rank = rank.masked_fill(~masked, -math.inf)
+    if step == 0 and options.first_positions:
+        first = [p - start for p in options.first_positions if start <= p < end and bool(masked[p - start])]
+        if first:
+            rank[first] = math.inf
+            k = max(k, len(first))
+    chosen = torch.topk(rank, min(k, left)).indices
+    return predicted, confidence, chosen
+
+
+def _end_stopped_groups(x: torch.Tensor, stopped_at: torch.Tensor, groups: Sequence[tuple[int, int]],
+                        mask_id: int) -> None:
+    """A committed stop token ends its group: its masked rest becomes that token (and any token
+    already committed after it is no longer part of the reply)."""
+    for pos in sorted(stopped_at.tolist()):
+        g_end = next((ge for gs, ge in groups if gs <= pos < ge), pos + 1)
+        rest = x[0, pos + 1:g_end]
+        rest[rest == mask_id] = x[0, pos]
 
 
 def confidence_stats(confidence: Sequence[float], positions: Sequence[int]) -> dict[str, float]:

@@ -20,7 +20,7 @@ from typing import Callable, Sequence
 
 from avatar.answer.asked import asked_kind, holds_kind
 from avatar.answer.base import Fact
-from avatar.answer.retrieval import _CUE_TERMS, STOPWORDS, analyze
+from avatar.answer.retrieval.words import _CUE_TERMS, STOPWORDS, analyze
 from avatar.answer.text import words
 from avatar.answer.thesaurus import siblings
 

@@ -1,0 +1,216 @@
+"""The Retriever: the facts of a pack that fit a question best (BM25 over the index, lifted by the
+question's cue words, reordered by what the question asks), and the Match that says whether the
+best fact can answer it.
+"""
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass, replace
+from datetime import date, datetime
+from typing import Iterable
+
+from avatar.answer.asked import asked_kind, holds_kind
+from avatar.answer.base import Fact
+from avatar.answer.knowledge import KnowledgePack
+from avatar.answer.retrieval.index import (RENDERED_HOURS, _Index, _join_split_compounds, _vocabulary_matches,
+                                           build_index)
+from avatar.answer.retrieval.words import (_CUE_TERMS, _TODAY_WORDS, _TOPIC_CUES, SPECIFIC_ZIPF, STOPWORDS,
+                                           _everyday_zipf, _holds_part, _venue_compound, analyze)
+from avatar.answer.text import words
+from avatar.answer.thesaurus import siblings
+
+_CUE_BOOST = 0.3
+_VENUE_WORD_WEIGHT = 0.3
+_HOURS_BOOST = 1.0
+_CUE_WORD_WEIGHT = 0.6
+_SYNONYM_WEIGHT = 0.7
+_CONTEXT_WEIGHT = 0.5  # a follow-up's previous question ("und was kostet das?" after "wo ist die sauna")
+GATE_COVERAGE = 0.5  # a fact that lacks a specific word must hold at least this share of the question
+RERANK_RATIO = 0.5  # a lower fact holding the specific words the best one lacks goes first down to this score share
+
+
+@dataclass
+class Match:
+    facts: list[Fact]  # best first, with their scores
+    coverage: float  # share of the question's words (venue name aside) that the pack knows
+    # What the best fact leaves open: the question's specific words (rare in everyday language: "imax",
+    # "rutsche", "atm") it does not hold, and the idf-weighted share of the question's words it holds.
+    unmatched: tuple[str, ...] = ()
+    fact_coverage: float = 1.0
+
+    def answers(self) -> bool:
+        """The best fact can answer: it holds every specific word the question asks about, or most of
+        the question's words ("gibt es eine rutsche" at a pool whose pack never mentions one: no)."""
+        return bool(self.facts) and not (self.unmatched and self.fact_coverage < GATE_COVERAGE)
+
+
+class Retriever:
+    """`retrieve(question, lang, k)`: the k facts of a pack that fit a question best, with scores."""
+
+    def __init__(self, pack: KnowledgePack, k1: float = 1.2, b: float = 0.3) -> None:
+        self.pack = pack
+        self.k1, self.b = k1, b
+        self._indexes: dict[str, _Index] = {}
+
+    def prepare(self, languages=("de", "en"), today: date | None = None) -> None:
+        """Build the index of each language now (at load), not on the first question."""
+        for lang in languages:
+            self._index(lang, today or datetime.now().date())
+            _everyday_zipf("information", lang)  # loads the word-frequency list now, not in a visitor's turn
+
+    def retrieve(self, question: str, lang: str, k: int = 3, today: date | None = None, context: str = "") -> list[Fact]:
+        return self.match(question, lang, k, today, context).facts
+
+    def match(self, question: str, lang: str, k: int = 3, today: date | None = None, context: str = "") -> "Match":
+        """The best facts and how much of the question the pack's words cover. `context` (the previous
+        question of a follow-up) adds its words at a lower weight."""
+        index = self._index(lang, today or datetime.now().date())
+        question = _join_split_compounds(question, lang, index)
+        terms, has_subject, coverage = self._query_terms(question, lang, index)
+        if context:
+            extra, _, _ = self._query_terms(context, lang, index)
+            for t, w in extra.items():
+                terms[t] = max(terms.get(t, 0.0), w * _CONTEXT_WEIGHT)
+        if not terms:
+            return Match([], coverage)
+        scores: dict[int, float] = defaultdict(float)
+        k1, b = self.k1, self.b
+        for term, weight in terms.items():
+            idf = index.idf(term)
+            for doc, tf in index.postings[term]:
+                norm = tf * (k1 + 1) / (tf + k1 * (1 - b + b * index.lengths[doc] / index.avg_len))
+                scores[doc] += weight * idf * norm
+        if index.today_doc is not None and not set(words(question)) & _TODAY_WORDS:
+            scores.pop(index.today_doc, None)
+        cues = self._cued_topics(question)
+        if cues:
+            for doc in scores:
+                fact = index.facts[doc]
+                if fact.topic in cues:
+                    # The rendered opening hours answer a plain "when are you open" (no subject named).
+                    general = fact.id in RENDERED_HOURS and not has_subject
+                    scores[doc] *= 1.0 + (_HOURS_BOOST if general else _CUE_BOOST)
+        best = [(doc, score) for doc, score in sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:k] if score > 0]
+        unmatched, fact_coverage = (), 1.0
+        if best:
+            asked = self._asked_words(question, lang, index)
+            held = [self._held(asked, index.doc_terms[doc]) for doc, _ in best]
+            kind = asked_kind(question, lang)
+            # A lower fact goes first when it holds more of what is asked: the specific words ("bis wann
+            # hat die Bar freitags auf": the bar's fact, not the week's hours) and then the kind of
+            # value ("how much is parking": the fact with the price, not the car park's address).
+            def lacks(i: int) -> tuple[int, bool]:
+                return len(held[i][0]), not holds_kind(index.facts[best[i][0]].text, kind)
+            close = [i for i in range(len(best)) if best[i][1] >= RERANK_RATIO * best[0][1]]
+            first = min(close, key=lambda i: (*lacks(i), i))
+            best.insert(0, best.pop(first))
+            held.insert(0, held.pop(first))
+            unmatched, fact_coverage = held[0]
+        return Match([replace(index.facts[doc], score=round(score, 4)) for doc, score in best], coverage,
+                     unmatched, round(fact_coverage, 3))
+
+    def names_subject(self, question: str, lang: str, ignore: Iterable[str] = ()) -> bool:
+        """Whether the question names something besides the venue, the kind of answer ("open",
+        "kostet") and the `ignore` words: "sauna hours on saturday" does, "are you open on sundays"
+        does not (with the weekdays ignored)."""
+        index = self._index(lang, datetime.now().date())
+        skip = {t for w in ignore for t in analyze(w, lang)} | _CUE_TERMS[lang] | index.venue_terms
+        return any(t not in skip and not _venue_compound(t, index.venue_terms) for t in analyze(question, lang))
+
+    def _asked_words(self, question: str, lang: str, index: _Index) -> list[tuple[str, float, bool, frozenset[str]]]:
+        """The question's content words: (word, idf weight, specific, the pack terms that stand for it)."""
+        asked = []
+        cue_terms = _CUE_TERMS[lang]
+        for w in dict.fromkeys(words(question)):
+            if w in STOPWORDS[lang] or len(w) < 2 or w.isdigit():
+                continue
+            stems = analyze(w, lang)
+            if not stems or stems[0] in index.venue_terms or stems[0] in cue_terms:
+                continue
+            if _venue_compound(stems[0], index.venue_terms):
+                continue  # "schwimmbad" at the "Hallenbad": the venue itself
+            found = {t for t, _ in _vocabulary_matches(stems[0], index)}
+            found |= {t for sib in siblings(w) for t in analyze(sib, lang) if t in index.postings}
+            weight = max((index.idf(t) for t in found), default=math.log(1.0 + len(index.facts)))
+            zipf = _everyday_zipf(w, lang)
+            # A word neither the pack nor everyday language knows ("kombo") is more likely misheard or
+            # misspelt than the name of what is asked: it cannot tell whether a fact answers.
+            specific = len(w) > 2 and zipf < SPECIFIC_ZIPF and (bool(found) or zipf > 0)
+            asked.append((w, weight, specific, frozenset(found)))
+        return asked
+
+    @staticmethod
+    def _held(asked, terms: frozenset[str]) -> tuple[tuple[str, ...], float]:
+        """The specific asked words a fact lacks, and the weighted share of asked words it holds."""
+        have = [bool(found & terms) or any(_holds_part(t, terms) for t in found) for _, _, _, found in asked]
+        total = sum(weight for _, weight, _, _ in asked)
+        held = sum(weight for (_, weight, _, _), h in zip(asked, have) if h)
+        missing = tuple(w for (w, _, specific, _), h in zip(asked, have) if specific and not h)
+        return missing, (held / total if total else 1.0)
+
+    def _cued_topics(self, question: str) -> set[str]:
+        tokens = set(words(question))
+        return {topic for topic, cue in _TOPIC_CUES.items() if tokens & cue}
+
+    def _query_terms(self, question: str, lang: str, index: _Index) -> tuple[dict[str, float], bool, float]:
+        """Stemmed question words mapped onto the pack's vocabulary, with weights for inexact matches;
+        whether the question names a subject; the share of its words the pack knows."""
+        terms: dict[str, float] = {}
+        analyzed = analyze(question, lang)
+        content = [t for t in analyzed if t not in index.venue_terms and not _venue_compound(t, index.venue_terms)]
+        known = direct_known = 0
+        cue_terms = _CUE_TERMS[lang]
+        # "open", "kostet" say what kind of answer is wanted; the subject ("café") decides which.
+        has_subject = any(t not in cue_terms and t not in index.venue_terms for t in analyzed)
+        # Words the visitor uses for what the pack names otherwise ("loo" for "WC"): the pack's own
+        # words of the same thesaurus group count as weaker matches.
+        synonyms: dict[str, float] = {}
+        understood: set[str] = set()  # stems of words only the thesaurus maps onto the pack ("windel", "baby")
+        for w in words(question):
+            if w in STOPWORDS[lang]:
+                continue
+            direct = any(t in index.postings for t in analyze(w, lang))
+            found = {t for sib in siblings(w) for t in analyze(sib, lang) if t in index.postings and t not in cue_terms}
+            if found and not direct:
+                understood.update(analyze(w, lang))
+            # The rarest one (two) of the pack's siblings stand in; siblings as rare as the last one taken
+            # share its place and weight: a tie cut by set order changed answers from run to run (hash seed).
+            ranked = sorted(found, key=lambda t: (-index.idf(t), t))
+            n = 1 if direct else 2
+            share = {t: 1.0 for t in ranked}
+            if len(ranked) > n:
+                cut = index.idf(ranked[n - 1])
+                above = [t for t in ranked if index.idf(t) > cut]
+                tied = [t for t in ranked if index.idf(t) == cut]
+                share = {**{t: 1.0 for t in above}, **{t: (n - len(above)) / len(tied) for t in tied}}
+            for t, part in share.items():
+                weight = _SYNONYM_WEIGHT * (0.5 if direct else 1.0) * part
+                synonyms[t] = max(synonyms.get(t, 0.0), weight)
+        for term in analyzed:
+            # At the venue, "museum" says little about what is asked.
+            scale = _VENUE_WORD_WEIGHT if term in index.venue_terms else 1.0
+            if term in cue_terms and has_subject:
+                scale = min(scale, _CUE_WORD_WEIGHT)
+            matches = _vocabulary_matches(term, index)
+            direct_known += bool(matches) and term not in index.venue_terms
+            # a word the pack knows, or one the thesaurus understood for it
+            known += (bool(matches) or term in understood) and term in content
+            for match, weight in matches:
+                terms[match] = max(terms.get(match, 0.0), weight * scale)
+        for t, weight in synonyms.items():
+            terms[t] = max(terms.get(t, 0.0), weight)
+        if synonyms:  # the thesaurus helped with at least one word, even one the pack also uses
+            known = max(known, min(len(content), direct_known + 1))
+        return terms, has_subject, min(1.0, known / len(content)) if content else 1.0
+
+    def _index(self, lang: str, day: date) -> _Index:
+        index = self._indexes.get(lang)
+        # The hours-today fact depends on the date, so the index is rebuilt when the day changes.
+        if index is None or (self.pack.hours is not None and index.day != day):
+            index = self._build(lang, day)
+            self._indexes[lang] = index
+        return index
+
+    def _build(self, lang: str, day: date) -> _Index:
+        return build_index(self.pack, lang, day)

@@ -1,0 +1,111 @@
+"""The question's words as retrieval reads them: stopwords, stems, the cue words that say which kind
+of fact is wanted, how common a word is in everyday language, and the shapes of compounds.
+
+Pure text: no pack and no index (avatar/answer/retrieval/index.py holds the pack's side).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import snowballstemmer
+
+from avatar.answer.text import fold_accents, words
+
+STOPWORDS = {
+    "de": frozenset("""
+        der die das den dem des ein eine einer eines einem einen und oder aber ich du er sie es wir
+        ihr man mich mir dich dir sich uns euch habt mein meine meinen meiner meinem meines dein deine deinen deinem
+        unser unsere unseren unserem euer eure euren ihre ihren ist sind bin bist
+        seid war waren hat haben habe hast wird werden kann kann's können könnte darf dürfen muss
+        müssen soll sollte möchte möchten will wollen gibt gibt's geben hier da dort wie was wer
+        welche welcher welches welchen wo wohin woher wann warum ob im in am an auf aus bei mit nach
+        von vom zu zum zur für um über unter vor bis nicht noch schon auch nur mal bitte denn doch ja
+        nein so sehr gern gerne eigentlich hallo entschuldigung entschuldigen sie ähm äh hm also dann
+        einmal etwas irgendwo sagen sag mir wissen weiß würde würden gern bei beim es's findet finde
+        finden ich's kriege krieg kriegt hab gibts bekomme bekommen viel viele heißt heisst lautet nächste nächsten nächster fürs ins ans aufs vors übers
+    """.split()),
+    "en": frozenset("""
+        the a an and or but i you he she it we they me my your our us them is are am was were be been
+        do does did have has had can could may might must shall should will would there here what
+        which who whom when where why how this that these those of in on at to from by with for about
+        into over under up down out not no yes please thanks hello hi um uh so any some get got just
+        it's what's where's i'm don't can't tell know want like much many find go going excuse sorry
+        there's is's some one called nearest closest
+    """.split()),
+}
+
+# Question words that say which kind of fact is wanted; they lift facts of that topic a little.
+_TOPIC_CUES = {
+    "hours": frozenset("wann geöffnet offen öffnungszeiten schließt uhr when open opening hours close closes closing time".split()),
+    "prices": frozenset("kostet kosten preis preise teuer euro eintritt much cost costs price prices expensive euros fee".split()),
+    "rooms": frozenset("wo wohin stock etage geschoss where floor".split()),
+    "directions": frozenset("wo wohin komme hinkommen weg where way get".split()),
+}
+# Only questions about today get today's hours; the others get the week.
+_TODAY_WORDS = frozenset("heute jetzt noch gerade momentan today now still currently tonight right".split())
+_STEMMERS = {"de": "german", "en": "english"}
+# A question word rarer than this in everyday language (wordfreq's Zipf scale: 4 = once per 100,000
+# words) names the thing asked about; common words ("need", "bringen", "long") do not.
+SPECIFIC_ZIPF = 4.0
+
+
+@lru_cache(maxsize=20_000)
+def _stem(word: str, lang: str) -> str:
+    return fold_accents(_stemmer(lang).stemWord(word))
+
+
+@lru_cache(maxsize=4)
+def _stemmer(lang: str):
+    return snowballstemmer.stemmer(_STEMMERS[lang])
+
+
+def analyze(text: str, lang: str) -> list[str]:
+    """Search terms of `text`: words without stopwords, stemmed, accents folded."""
+    stop = STOPWORDS[lang]
+    return [_stem(w, lang) for w in words(text) if w not in stop and len(w) > 1 or w.isdigit()]
+
+
+_CUE_TERMS = {lang: frozenset(analyze(" ".join(w for cue in _TOPIC_CUES.values() for w in cue), lang))
+              for lang in _STEMMERS}
+
+
+def _holds_part(term: str, terms: frozenset[str]) -> bool:
+    """A fact's compound holds the term: "badeschluss" holds "bad" (ASR splits "bade schluss")."""
+    return len(term) >= 3 and any(len(t) > len(term) and (t.startswith(term) or t.endswith(term)) for t in terms)
+
+
+def _venue_compound(term: str, venue_terms: frozenset[str]) -> bool:
+    """A long word with the same last part as a long word of the venue's name or kind ("schwimmbad",
+    "hallenbad"): the visitor's name for the venue."""
+    if len(term) < 6:
+        return False
+    return any(len(v) >= 6 and v != term and _common_tail(term, v) >= 3 for v in venue_terms)
+
+
+def _common_tail(a: str, b: str) -> int:
+    n = 0
+    while n < min(len(a), len(b)) and a[-1 - n] == b[-1 - n]:
+        n += 1
+    return n
+
+
+@lru_cache(maxsize=4096)
+def _everyday_zipf(word: str, lang: str) -> float:
+    """How common a word is in everyday German or English (wordfreq; 0 for words it does not list)."""
+    try:
+        from wordfreq import zipf_frequency
+    except ImportError:  # no frequency list: every word counts as everyday, the gate stays open
+        return 9.0
+    return zipf_frequency(word, lang, wordlist="small")
+
+
+def _trigrams(term: str) -> frozenset[str]:
+    padded = f"#{term}#"
+    return frozenset(padded[i:i + 3] for i in range(len(padded) - 2))
+
+
+def forget_words() -> None:
+    """Drop the stems of words seen in questions (a visitor's words, phone digits included) from the
+    caches; the packs' indexes keep their own terms, so nothing of the venue is lost."""
+    _stem.cache_clear()
+    _everyday_zipf.cache_clear()
