@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
-from typing import Callable, Iterator
+from typing import Iterator
 
 from avatar import model_contract
 from avatar.model_contract import DAYS, DECLINE  # the wording the kiosk shares (avatar/model_contract.py)
