@@ -16,7 +16,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--resume", action="store_true", help="go on from the run folder's checkpoint")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--batch", type=int, default=24)
-    parser.add_argument("--size", default="base", choices=["base", "large", "tiny"], help="model size preset")
+    parser.add_argument("--size", default="base", choices=["base", "large", "small", "tiny"], help="model size preset")
     parser.add_argument("--threads", type=int, default=1, help="CPU threads for torch")
     parser.add_argument("--decline-share", type=float, default=0.15,
                         help="share of unanswerable questions in the training mix (evaluation keeps 0.15)")

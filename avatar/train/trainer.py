@@ -30,7 +30,8 @@ from avatar.train import corpus, tokenizer as tokenizer_lib
 # sized for a shared 2-core CPU: about an hour of training, a reply decoded in tens of milliseconds
 MODEL_SIZES = {"base": dict(hidden_size=128, num_hidden_layers=4, num_attention_heads=4, intermediate_size=384),
                "tiny": dict(hidden_size=32, num_hidden_layers=1, num_attention_heads=2, intermediate_size=64),
-               # issue 11's size experiment: 1.5x wider and deeper (about 2.3x the parameters)
+               # issue 11's size experiment: 0.75x and 1.5x the width and depth of "base"
+               "small": dict(hidden_size=96, num_hidden_layers=3, num_attention_heads=4, intermediate_size=288),
                "large": dict(hidden_size=192, num_hidden_layers=6, num_attention_heads=6, intermediate_size=576)}
 
 
