@@ -109,3 +109,19 @@ def test_summary_says_how_final_transcripts_were_made_and_scores_them_per_clip_l
     table = format_table(summarize(turns))
     assert "final ASR: tail 1, trimmed 1 (fallback: tail_disagrees 1)" in table
     assert "word accuracy: de 0.75 (4 words), en 1.0 (4 words), all 0.875 (8 words)" in table
+
+
+def test_the_first_turn_of_each_language_is_held_against_the_same_clip_later():
+    def turn(inp, lang, asr, decode):
+        return Turn("streaming", inp, lang, "q", "r", {"endpoint": 100.0, "asr": asr, "retrieval": 2.0,
+                                                       "decode": decode, "check.schema": 1.0,
+                                                       "tts_first_audio": 90.0, "output": 25.0}, 500.0)
+    turns = [turn("a.wav", "en", 600.0, 200.0), turn("b.wav", "de", 300.0, 40.0),  # first pass: cold
+             turn("a.wav", "en", 300.0, 40.0), turn("b.wav", "de", 300.0, 40.0),
+             turn("a.wav", "en", 320.0, 60.0), turn("b.wav", "de", 280.0, 40.0)]
+    first = summarize(turns)["modes"]["streaming"]["first_turn"]
+    en, de = first["en"]["stages"], first["de"]["stages"]
+    assert first["en"]["later_n"] == 2 and en["asr"] == {"first": 600.0, "later": 310.0, "ratio": 1.94}
+    assert en["answer"]["first"] == 203.0 and en["answer"]["later"] == 53.0  # retrieval + decode + checks
+    assert de["asr"]["ratio"] == 1.03 and de["endpoint"]["ratio"] == 1.0
+    assert summarize(turns[:2])["modes"]["streaming"]["first_turn"] == {}  # one pass: nothing to hold against

@@ -204,7 +204,8 @@ def summarize(turns: list[Turn], notices: Sequence[str] = ()) -> dict:
                    "turns_with_discard": sum(1 for t in mt if t.discarded),
                    "by_length": _by_length(mt),
                    "asr_final": _asr_final(mt),
-                   "word_accuracy": _word_accuracy(mt)}
+                   "word_accuracy": _word_accuracy(mt),
+                   "first_turn": _first_turn(mt)}
         long = percentiles([t.voice_to_voice_ms for t in mt if t.speech_s is not None and t.speech_s >= LONG_S])
         short = percentiles([t.voice_to_voice_ms for t in mt if t.speech_s is not None and t.speech_s < SHORT_S])
         summary["long_vs_short"] = {"long_p50": long["p50"], "long_n": long["n"], "short_p50": short["p50"],
@@ -240,6 +241,10 @@ def format_table(summary: dict) -> str:
                          + (" (fallback: " + ", ".join(f"{k} {v}" for k, v in a["fallbacks"].items()) + ")"
                             if a.get("fallbacks") else "")
                          + f"; audio encoded median {a['encoded_s_p50']} s of {a['speech_s_p50']} s heard")
+        for lang, f in (s.get("first_turn") or {}).items():
+            lines.append(f"  first {lang} turn against the same clip later (ms, median of {f['later_n']}): " +
+                         ", ".join(f"{k} {v['first']}/{v['later']}" + (f" ({v['ratio']}x)" if v["ratio"] else "")
+                                   for k, v in f["stages"].items()))
         if s.get("word_accuracy"):
             lines.append("  word accuracy: " + ", ".join(f"{k} {v['accuracy']} ({v['words']} words)"
                                                          for k, v in s["word_accuracy"].items()))
@@ -270,6 +275,35 @@ def format_length_table(summary: dict) -> list[str]:
              "  " + "speech".ljust(10) + "".join(m.rjust(width) for m in modes)]
     lines += ["  " + row[0].ljust(10) + "".join(c.rjust(width) for c in row[1:]) for row in rows]
     return lines
+
+
+FIRST_TURN_STAGES = ("endpoint", "asr", "answer", "tts_first_audio", "output")
+
+
+def _coarse_stages(stages: dict[str, float]) -> dict[str, float]:
+    """The loop's stages with the answerer's spans (retrieval, decode, check.*, answer_other) as one."""
+    answer = sum(v for k, v in stages.items()
+                 if k in ("retrieval", "decode", "answer_other", "answer") or k.startswith("check."))
+    return {**{k: stages.get(k, 0.0) for k in FIRST_TURN_STAGES}, "answer": answer}
+
+
+def _first_turn(turns: list[Turn]) -> dict:
+    """Warm-up's test (issue 12): each language's first turn against the same clip's later turns (with
+    --repeats), stage by stage; the same audio, so only what the first turn paid extra differs."""
+    out = {}
+    for lang in dict.fromkeys(t.lang for t in turns if t.lang):
+        first = next(t for t in turns if t.lang == lang)
+        later = [t for t in turns if t.input == first.input and t is not first and t.voice_to_voice_ms is not None]
+        if first.voice_to_voice_ms is None or not later:
+            continue
+        f, rest = _coarse_stages(first.stages), [_coarse_stages(t.stages) for t in later]
+        stages = {}
+        for k in FIRST_TURN_STAGES:
+            med = statistics.median(r[k] for r in rest)
+            stages[k] = {"first": round(f[k], 1), "later": round(med, 1),
+                         "ratio": round(f[k] / med, 2) if med > 1.0 else None}
+        out[lang] = {"input": first.input, "later_n": len(later), "stages": stages}
+    return out
 
 
 def _by_length(turns: list[Turn]) -> dict:
