@@ -372,9 +372,10 @@ class SoakMicrophone:
 # --- the run ----------------------------------------------------------------------------------
 def run_soak(cfg, n_turns: int, *, seed: int = 0, listen_s: float = 2.0, visit_turns: int = 6,
              room_name: str = "office", bounds: Bounds | None = None, stages=None,
-             kinds: Sequence[str] | None = None,
+             kinds: Sequence[str] | None = None, probe=None,
              progress: Callable[[str], None] = print) -> dict[str, Any]:
-    """Run the soak; a JSON-ready report with every turn, the trends and the verdict."""
+    """Run the soak; a JSON-ready report with every turn, the trends and the verdict. `probe`: a
+    dev MemProbe (avatar/bench/soak_mem.py) told of every turn, its report added as "tracemalloc"."""
     from avatar.bench.room import impulse_response, room
     from avatar.audio.wav_sink import WavFileSink
     from avatar.pipeline.build import _echo_canceller, _turn_taking, load_stages
@@ -407,6 +408,8 @@ def run_soak(cfg, n_turns: int, *, seed: int = 0, listen_s: float = 2.0, visit_t
                      f"v2v {_ms(rec.voice_to_voice_ms)}  rss {rec.rss_mb:.0f} MB  threads {rec.threads}  "
                      f"fds {rec.fds}  spans {rec.spans}" + (f"  MISS: {rec.miss}" if rec.miss else "")
                      + (f"  ERRORS: {rec.stage_errors}" if rec.stage_errors else ""))
+            if probe is not None:
+                probe.on_turn(len(records), rec.rss_mb)
 
         noise = _read(ECHO_CLIPS / "background_noise_3s.wav")
         mic = SoakMicrophone(plans, echo, int(cfg.audio.frame_ms), listen_s=listen_s, leave_s=leave_s + 0.4,
@@ -428,9 +431,12 @@ def run_soak(cfg, n_turns: int, *, seed: int = 0, listen_s: float = 2.0, visit_t
     finally:
         logging.getLogger().removeHandler(errors_logged)
         tracer.keep_past_visits = kept
-    return summarize(records, bounds, errors_logged.count, wall, {
+    report = summarize(records, bounds, errors_logged.count, wall, {
         "turns": n_turns, "seed": seed, "listen_s": listen_s, "visit_turns": visit_turns, "room": room_name,
         "answer": cfg.answer.kind, "notices": list(stages.notices)})
+    if probe is not None and probe.report is not None:
+        report["tracemalloc"] = probe.report
+    return report
 
 
 class _ErrorCounter(logging.Handler):
