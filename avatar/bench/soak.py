@@ -78,6 +78,8 @@ class TurnRecord:
     kind: str
     clip: str
     lang: str
+    overlay: str = ""            # what was said over the reply (barge-in, backchannel clip) and when
+    overlay_at_s: float = 0.0
     replies: int = 0
     voice_to_voice_ms: float | None = None
     later_v2v_ms: list[float] = field(default_factory=list)  # replies after the first (an interruption's)
@@ -455,7 +457,8 @@ def _ms(v: float | None) -> str:
 
 def _record(plan: TurnPlan, seen: dict) -> TurnRecord:
     events = seen["events"]
-    rec = TurnRecord(plan.index, plan.kind, plan.clip, plan.lang, timed_out=seen["timed_out"],
+    rec = TurnRecord(plan.index, plan.kind, plan.clip, plan.lang, overlay=plan.overlay_text,
+                     overlay_at_s=round(plan.overlay_at_s, 2), timed_out=seen["timed_out"],
                      wall_s=round(seen["wall_s"], 2))
     metrics = [e for e in events if isinstance(e, ev.TurnMetrics)]
     rec.replies = len(metrics)
@@ -533,7 +536,8 @@ def summarize(records: list[TurnRecord], bounds: Bounds, logged_errors: int, wal
     kinds = sorted({r.kind for r in records})
     out["kinds"] = {k: {"turns": sum(r.kind == k for r in records), "misses": sum(r.kind == k and bool(r.miss)
                                                                                   for r in records)} for k in kinds}
-    out["misses"] = [{"turn": r.index, "kind": r.kind, "clip": r.clip, "miss": r.miss} for r in records if r.miss]
+    out["misses"] = [{"turn": r.index, "kind": r.kind, "clip": r.clip, "overlay": r.overlay, "miss": r.miss}
+                     for r in records if r.miss]
     out["errors"] = {"stage_errors": stage_errors, "turns_timed_out": timeouts, "logged": logged_errors,
                      "total": stage_errors + timeouts + logged_errors}
     out["bounds"] = asdict(bounds)
