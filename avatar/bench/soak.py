@@ -374,10 +374,12 @@ class SoakMicrophone:
 # --- the run ----------------------------------------------------------------------------------
 def run_soak(cfg, n_turns: int, *, seed: int = 0, listen_s: float = 2.0, visit_turns: int = 6,
              room_name: str = "office", bounds: Bounds | None = None, stages=None,
-             kinds: Sequence[str] | None = None, probe=None,
+             kinds: Sequence[str] | None = None, probe=None, max_minutes: float | None = None,
              progress: Callable[[str], None] = print) -> dict[str, Any]:
     """Run the soak; a JSON-ready report with every turn, the trends and the verdict. `probe`: a
-    dev MemProbe (avatar/bench/soak_mem.py) told of every turn, its report added as "tracemalloc"."""
+    dev MemProbe (avatar/bench/soak_mem.py) told of every turn, its report added as "tracemalloc".
+    `max_minutes`: no turn starts after that long (the report covers the turns done); Ctrl-C too
+    ends the run with a report of the turns done ("stopped" says why)."""
     from avatar.bench.room import impulse_response, room
     from avatar.audio.wav_sink import WavFileSink
     from avatar.pipeline.build import _echo_canceller, _turn_taking, load_stages
@@ -400,12 +402,16 @@ def run_soak(cfg, n_turns: int, *, seed: int = 0, listen_s: float = 2.0, visit_t
         echo = EchoPath(impulse_response(room(room_name), seed=seed, system_delay_ms=40.0))
         records: list[TurnRecord] = []
         t0 = now()
+        stopped: list[str] = []
 
         def on_turn(plan: TurnPlan, seen: dict) -> None:
             rec = _record(plan, seen)
             rec.rss_mb, rec.threads, rec.py_threads = round(rss_mb(), 1), os_threads(), threading.active_count()
             rec.fds, rec.spans = open_fds(), len(tracer.spans())
             records.append(rec)
+            if max_minutes is not None and now() - t0 > 60 * max_minutes and len(records) < n_turns:
+                stopped.append(f"time budget ({max_minutes:g} min) spent after {len(records)} turns")
+                mic.close()
             progress(f"[{plan.index + 1}/{n_turns}] {plan.kind:<11} {plan.clip[:34]:<34} "
                      f"v2v {_ms(rec.voice_to_voice_ms)}  rss {rec.rss_mb:.0f} MB  threads {rec.threads}  "
                      f"fds {rec.fds}  spans {rec.spans}" + (f"  MISS: {rec.miss}" if rec.miss else "")
@@ -426,6 +432,9 @@ def run_soak(cfg, n_turns: int, *, seed: int = 0, listen_s: float = 2.0, visit_t
         loop.subscribe(mic.observe)
         try:
             loop.run_until_done(drain=True, timeout=None)
+        except KeyboardInterrupt:
+            stopped.append(f"interrupted after {len(records)} turns")
+            mic.close()
         finally:
             loop.stop()
             sink.close()
@@ -435,7 +444,7 @@ def run_soak(cfg, n_turns: int, *, seed: int = 0, listen_s: float = 2.0, visit_t
         tracer.keep_past_visits = kept
     report = summarize(records, bounds, errors_logged.count, wall, {
         "turns": n_turns, "seed": seed, "listen_s": listen_s, "visit_turns": visit_turns, "room": room_name,
-        "answer": cfg.answer.kind, "notices": list(stages.notices)})
+        "answer": cfg.answer.kind, "notices": list(stages.notices), "stopped": stopped[0] if stopped else None})
     if probe is not None and probe.report is not None:
         report["tracemalloc"] = probe.report
     return report
@@ -593,5 +602,7 @@ def format_report(r: dict) -> str:
     for name, c in r["checks"].items():
         verdict = "not judged" if c["ok"] is None else ("ok" if c["ok"] else "BROKEN")
         lines.append(f"  {name}: {c['value']} (limit {c['limit']}) {verdict}")
+    if r.get("stopped"):
+        lines.append(f"  stopped early: {r['stopped']} of {r.get('turns')}")
     lines.append("soak: " + ("all bounds held" if r["ok"] else "a bound is broken"))
     return "\n".join(lines)

@@ -27,6 +27,8 @@ def add_arguments(p) -> None:
     p.add_argument("--kinds", metavar="KIND[,KIND...]",
                    help="fix the turns' kinds, cycled: question, barge_in, backchannel, bad, bad:noise|silence|click|clipped|quiet"
                         " (default: a seeded mix, 15 %% barge-ins, 10 %% backchannels, 15 %% bad input)")
+    p.add_argument("--max-minutes", type=float, metavar="M",
+                   help="start no turn after M minutes (the report covers the turns done; Ctrl-C does the same)")
     p.add_argument("--tracemalloc", metavar="A,B",
                    help="dev probe: trace Python allocations from turn A and report what grew by turn B "
                         "(by line, by traceback, gc object types); slows the run: not a soak to quote")
@@ -58,7 +60,7 @@ def run(args, cfg) -> int:
     report = run_soak(cfg, args.turns, seed=args.seed, listen_s=args.listen_s, visit_turns=args.visit_turns,
                       room_name=args.room, bounds=bounds,
                       kinds=[k.strip() for k in args.kinds.split(",") if k.strip()] if args.kinds else None,
-                      probe=probe,
+                      probe=probe, max_minutes=args.max_minutes,
                       progress=(lambda msg: None) if args.quiet else (lambda msg: print(msg, flush=True)))
     print(format_report(report))
     if "tracemalloc" in report:
