@@ -92,7 +92,9 @@ def test_short_real_soak_answers_and_ignores_noise():
     assert recs[3]["replies"] >= 1
     assert recs[1]["replies"] >= 1  # the question before the interruption was answered
     assert recs[1]["overlay"].startswith("visitor_") and 0.4 <= recs[1]["overlay_at_s"] <= 1.0
-    assert recs[0]["overlay"] == ""
+    assert recs[0]["overlay"] == "" and recs[0]["pauses"] == 0
+    assert list(r["over_reply"]) == ["barge_in/" + recs[1]["overlay"]]
+    assert r["over_reply"]["barge_in/" + recs[1]["overlay"]]["turns"] == 1
     assert recs[2]["replies"] == 0  # no phantom turn from noise
     assert r["errors"]["total"] == 0, r["errors"]
     assert all(x["rss_mb"] > 0 and x["threads"] > 0 and x["fds"] > 0 for x in recs)

@@ -84,7 +84,7 @@ class TurnRecord:
     voice_to_voice_ms: float | None = None
     later_v2v_ms: list[float] = field(default_factory=list)  # replies after the first (an interruption's)
     barge_in_stops: int = 0
-    pauses: int = 0
+    pauses: int = 0              # replies paused at a voice onset this turn (then stopped or resumed)
     transcripts: list[str] = field(default_factory=list)
     stage_errors: list[str] = field(default_factory=list)
     timed_out: bool = False
@@ -403,11 +403,13 @@ def run_soak(cfg, n_turns: int, *, seed: int = 0, listen_s: float = 2.0, visit_t
         records: list[TurnRecord] = []
         t0 = now()
         stopped: list[str] = []
+        paused_before = [0]
 
         def on_turn(plan: TurnPlan, seen: dict) -> None:
             rec = _record(plan, seen)
             rec.rss_mb, rec.threads, rec.py_threads = round(rss_mb(), 1), os_threads(), threading.active_count()
             rec.fds, rec.spans = open_fds(), len(tracer.spans())
+            rec.pauses, paused_before[0] = mic.loop.pauses - paused_before[0], mic.loop.pauses
             records.append(rec)
             if max_minutes is not None and now() - t0 > 60 * max_minutes and len(records) < n_turns:
                 stopped.append(f"time budget ({max_minutes:g} min) spent after {len(records)} turns")
@@ -534,6 +536,12 @@ def summarize(records: list[TurnRecord], bounds: Bounds, logged_errors: int, wal
                      "median_by_tenth": [round(float(np.median(t)), 1) for t in tenths],
                      "growth_pct": round(100 * (rss_end - rss_warm) / rss_warm, 2) if rss_warm else None,
                      "slope_mb_per_100_turns_second_half": _round(slope_per_100(second), 2)}
+    over = [r for r in records if r.kind in ("barge_in", "backchannel")]
+    out["over_reply"] = {  # what was said over the reply: did an onset pause it, did it stop
+        f"{r_kind}/{name}": {"turns": len(rs), "paused": sum(r.pauses > 0 for r in rs),
+                             "stopped": sum(r.barge_in_stops > 0 for r in rs), "missed": sum(bool(r.miss) for r in rs)}
+        for r_kind, name in sorted({(r.kind, r.overlay) for r in over})
+        for rs in [[r for r in over if (r.kind, r.overlay) == (r_kind, name)]]}
     for key in ("threads", "fds", "spans"):
         series = [getattr(r, key) for r in records]
         out[key] = {"first": series[0] if series else None, "after_warmup": series[warm - 1] if series else None,
