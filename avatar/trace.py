@@ -111,6 +111,8 @@ class Tracer:
                 **args: Any) -> None:
         t = now() if t is None else t
         with self._lock:
+            if len(self._instants) >= self.max_spans:  # bounded as the spans are (a --debug kiosk keeps past visits)
+                del self._instants[:max(1, self.max_spans // 10)]
             self._instants.append(Span(name, t, t, turn, track, args))
 
     @contextmanager

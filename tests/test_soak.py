@@ -91,7 +91,19 @@ def test_short_real_soak_answers_and_ignores_noise():
     assert recs[0]["replies"] >= 1 and recs[0]["voice_to_voice_ms"] is not None
     assert recs[3]["replies"] >= 1
     assert recs[1]["replies"] >= 1  # the question before the interruption was answered
+    assert recs[1]["overlay"].startswith("visitor_") and 0.4 <= recs[1]["overlay_at_s"] <= 1.0
+    assert recs[0]["overlay"] == "" and recs[0]["pauses"] == 0
+    assert list(r["over_reply"]) == ["barge_in/" + recs[1]["overlay"]]
+    assert r["over_reply"]["barge_in/" + recs[1]["overlay"]]["turns"] == 1
     assert recs[2]["replies"] == 0  # no phantom turn from noise
     assert r["errors"]["total"] == 0, r["errors"]
     assert all(x["rss_mb"] > 0 and x["threads"] > 0 and x["fds"] > 0 for x in recs)
     assert r["checks"]["threads_flat"]["ok"] and r["checks"]["fds_flat"]["ok"]
+
+
+def test_a_time_budget_ends_the_soak_with_a_report_of_the_turns_done():
+    cfg = config.load(sets=["answer.kind=retrieval"], env={})
+    r = soak.run_soak(cfg, 5, kinds=["question"], listen_s=0.5, max_minutes=1e-6, progress=lambda msg: None)
+    assert r["turns_done"] == 1 and r["turns"] == 5
+    assert r["stopped"].startswith("time budget") and "after 1 turns" in r["stopped"]
+    assert "stopped early" in soak.format_report(r)

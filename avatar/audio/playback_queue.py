@@ -20,6 +20,10 @@ from avatar.trace import now, sleep_until
 
 log = logging.getLogger(__name__)
 
+# played segments kept (one per stretch of continuous audio, a few per reply): enough for any
+# question about the current turn, bounded for a kiosk that plays for weeks (the oldest go first)
+MAX_SEGMENTS = 4096
+
 
 class PlaybackQueue:
     def __init__(self) -> None:
@@ -95,6 +99,9 @@ class PlaybackQueue:
                 return
         self.segments.append((t, n))
         self._seg_starts.append(t)
+        if len(self.segments) > MAX_SEGMENTS:
+            drop = len(self.segments) - MAX_SEGMENTS + MAX_SEGMENTS // 8
+            del self.segments[:drop], self._seg_starts[:drop]
         self._busy_until = t + n / SAMPLE_RATE
 
     @property
@@ -107,13 +114,12 @@ class PlaybackQueue:
     def first_audible_after(self, t: float) -> float | None:
         """Audible clock time of the first played sample at or after t (None if nothing played since)."""
         with self._lock:
-            segments = list(self.segments)
-        i = bisect.bisect_left([s for s, _ in segments], t)
-        if i > 0:  # t may fall inside the previous segment
-            s, n = segments[i - 1]
-            if s + n / SAMPLE_RATE > t:
-                return t
-        return segments[i][0] if i < len(segments) else None
+            i = bisect.bisect_left(self._seg_starts, t)
+            before = self.segments[i - 1] if i > 0 else None
+            after = self.segments[i][0] if i < len(self.segments) else None
+        if before is not None and before[0] + before[1] / SAMPLE_RATE > t:
+            return t  # t falls inside the previous segment
+        return after
 
 
 class QueuedSink:

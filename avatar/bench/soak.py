@@ -78,11 +78,13 @@ class TurnRecord:
     kind: str
     clip: str
     lang: str
+    overlay: str = ""            # what was said over the reply (barge-in, backchannel clip) and when
+    overlay_at_s: float = 0.0
     replies: int = 0
     voice_to_voice_ms: float | None = None
     later_v2v_ms: list[float] = field(default_factory=list)  # replies after the first (an interruption's)
     barge_in_stops: int = 0
-    pauses: int = 0
+    pauses: int = 0              # replies paused at a voice onset this turn (then stopped or resumed)
     transcripts: list[str] = field(default_factory=list)
     stage_errors: list[str] = field(default_factory=list)
     timed_out: bool = False
@@ -372,9 +374,12 @@ class SoakMicrophone:
 # --- the run ----------------------------------------------------------------------------------
 def run_soak(cfg, n_turns: int, *, seed: int = 0, listen_s: float = 2.0, visit_turns: int = 6,
              room_name: str = "office", bounds: Bounds | None = None, stages=None,
-             kinds: Sequence[str] | None = None,
+             kinds: Sequence[str] | None = None, probe=None, max_minutes: float | None = None,
              progress: Callable[[str], None] = print) -> dict[str, Any]:
-    """Run the soak; a JSON-ready report with every turn, the trends and the verdict."""
+    """Run the soak; a JSON-ready report with every turn, the trends and the verdict. `probe`: a
+    dev MemProbe (avatar/bench/soak_mem.py) told of every turn, its report added as "tracemalloc".
+    `max_minutes`: no turn starts after that long (the report covers the turns done); Ctrl-C too
+    ends the run with a report of the turns done ("stopped" says why)."""
     from avatar.bench.room import impulse_response, room
     from avatar.audio.wav_sink import WavFileSink
     from avatar.pipeline.build import _echo_canceller, _turn_taking, load_stages
@@ -397,16 +402,24 @@ def run_soak(cfg, n_turns: int, *, seed: int = 0, listen_s: float = 2.0, visit_t
         echo = EchoPath(impulse_response(room(room_name), seed=seed, system_delay_ms=40.0))
         records: list[TurnRecord] = []
         t0 = now()
+        stopped: list[str] = []
+        paused_before = [0]
 
         def on_turn(plan: TurnPlan, seen: dict) -> None:
             rec = _record(plan, seen)
             rec.rss_mb, rec.threads, rec.py_threads = round(rss_mb(), 1), os_threads(), threading.active_count()
             rec.fds, rec.spans = open_fds(), len(tracer.spans())
+            rec.pauses, paused_before[0] = mic.loop.pauses - paused_before[0], mic.loop.pauses
             records.append(rec)
+            if max_minutes is not None and now() - t0 > 60 * max_minutes and len(records) < n_turns:
+                stopped.append(f"time budget ({max_minutes:g} min) spent after {len(records)} turns")
+                mic.close()
             progress(f"[{plan.index + 1}/{n_turns}] {plan.kind:<11} {plan.clip[:34]:<34} "
                      f"v2v {_ms(rec.voice_to_voice_ms)}  rss {rec.rss_mb:.0f} MB  threads {rec.threads}  "
                      f"fds {rec.fds}  spans {rec.spans}" + (f"  MISS: {rec.miss}" if rec.miss else "")
                      + (f"  ERRORS: {rec.stage_errors}" if rec.stage_errors else ""))
+            if probe is not None:
+                probe.on_turn(len(records), rec.rss_mb)
 
         noise = _read(ECHO_CLIPS / "background_noise_3s.wav")
         mic = SoakMicrophone(plans, echo, int(cfg.audio.frame_ms), listen_s=listen_s, leave_s=leave_s + 0.4,
@@ -421,6 +434,9 @@ def run_soak(cfg, n_turns: int, *, seed: int = 0, listen_s: float = 2.0, visit_t
         loop.subscribe(mic.observe)
         try:
             loop.run_until_done(drain=True, timeout=None)
+        except KeyboardInterrupt:
+            stopped.append(f"interrupted after {len(records)} turns")
+            mic.close()
         finally:
             loop.stop()
             sink.close()
@@ -428,9 +444,12 @@ def run_soak(cfg, n_turns: int, *, seed: int = 0, listen_s: float = 2.0, visit_t
     finally:
         logging.getLogger().removeHandler(errors_logged)
         tracer.keep_past_visits = kept
-    return summarize(records, bounds, errors_logged.count, wall, {
+    report = summarize(records, bounds, errors_logged.count, wall, {
         "turns": n_turns, "seed": seed, "listen_s": listen_s, "visit_turns": visit_turns, "room": room_name,
-        "answer": cfg.answer.kind, "notices": list(stages.notices)})
+        "answer": cfg.answer.kind, "notices": list(stages.notices), "stopped": stopped[0] if stopped else None})
+    if probe is not None and probe.report is not None:
+        report["tracemalloc"] = probe.report
+    return report
 
 
 class _ErrorCounter(logging.Handler):
@@ -449,7 +468,8 @@ def _ms(v: float | None) -> str:
 
 def _record(plan: TurnPlan, seen: dict) -> TurnRecord:
     events = seen["events"]
-    rec = TurnRecord(plan.index, plan.kind, plan.clip, plan.lang, timed_out=seen["timed_out"],
+    rec = TurnRecord(plan.index, plan.kind, plan.clip, plan.lang, overlay=plan.overlay_text,
+                     overlay_at_s=round(plan.overlay_at_s, 2), timed_out=seen["timed_out"],
                      wall_s=round(seen["wall_s"], 2))
     metrics = [e for e in events if isinstance(e, ev.TurnMetrics)]
     rec.replies = len(metrics)
@@ -516,6 +536,12 @@ def summarize(records: list[TurnRecord], bounds: Bounds, logged_errors: int, wal
                      "median_by_tenth": [round(float(np.median(t)), 1) for t in tenths],
                      "growth_pct": round(100 * (rss_end - rss_warm) / rss_warm, 2) if rss_warm else None,
                      "slope_mb_per_100_turns_second_half": _round(slope_per_100(second), 2)}
+    over = [r for r in records if r.kind in ("barge_in", "backchannel")]
+    out["over_reply"] = {  # what was said over the reply: did an onset pause it, did it stop
+        f"{r_kind}/{name}": {"turns": len(rs), "paused": sum(r.pauses > 0 for r in rs),
+                             "stopped": sum(r.barge_in_stops > 0 for r in rs), "missed": sum(bool(r.miss) for r in rs)}
+        for r_kind, name in sorted({(r.kind, r.overlay) for r in over})
+        for rs in [[r for r in over if (r.kind, r.overlay) == (r_kind, name)]]}
     for key in ("threads", "fds", "spans"):
         series = [getattr(r, key) for r in records]
         out[key] = {"first": series[0] if series else None, "after_warmup": series[warm - 1] if series else None,
@@ -527,7 +553,8 @@ def summarize(records: list[TurnRecord], bounds: Bounds, logged_errors: int, wal
     kinds = sorted({r.kind for r in records})
     out["kinds"] = {k: {"turns": sum(r.kind == k for r in records), "misses": sum(r.kind == k and bool(r.miss)
                                                                                   for r in records)} for k in kinds}
-    out["misses"] = [{"turn": r.index, "kind": r.kind, "clip": r.clip, "miss": r.miss} for r in records if r.miss]
+    out["misses"] = [{"turn": r.index, "kind": r.kind, "clip": r.clip, "overlay": r.overlay, "miss": r.miss}
+                     for r in records if r.miss]
     out["errors"] = {"stage_errors": stage_errors, "turns_timed_out": timeouts, "logged": logged_errors,
                      "total": stage_errors + timeouts + logged_errors}
     out["bounds"] = asdict(bounds)
@@ -583,5 +610,7 @@ def format_report(r: dict) -> str:
     for name, c in r["checks"].items():
         verdict = "not judged" if c["ok"] is None else ("ok" if c["ok"] else "BROKEN")
         lines.append(f"  {name}: {c['value']} (limit {c['limit']}) {verdict}")
+    if r.get("stopped"):
+        lines.append(f"  stopped early: {r['stopped']} of {r.get('turns')}")
     lines.append("soak: " + ("all bounds held" if r["ok"] else "a bound is broken"))
     return "\n".join(lines)

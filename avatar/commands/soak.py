@@ -27,6 +27,11 @@ def add_arguments(p) -> None:
     p.add_argument("--kinds", metavar="KIND[,KIND...]",
                    help="fix the turns' kinds, cycled: question, barge_in, backchannel, bad, bad:noise|silence|click|clipped|quiet"
                         " (default: a seeded mix, 15 %% barge-ins, 10 %% backchannels, 15 %% bad input)")
+    p.add_argument("--max-minutes", type=float, metavar="M",
+                   help="start no turn after M minutes (the report covers the turns done; Ctrl-C does the same)")
+    p.add_argument("--tracemalloc", metavar="A,B",
+                   help="dev probe: trace Python allocations from turn A and report what grew by turn B "
+                        "(by line, by traceback, gc object types); slows the run: not a soak to quote")
     p.add_argument("--quiet", action="store_true", help="no line per turn")
 
 
@@ -40,13 +45,28 @@ def run(args, cfg) -> int:
         raise ConfigError(f"--listen-s {args.listen_s:g} is out of range", hint="0 (whole reply) to 60 seconds")
     if args.visit_turns < 1:
         raise ConfigError(f"--visit-turns {args.visit_turns} must be at least 1")
+    probe = None
+    if args.tracemalloc:
+        from avatar.bench.soak_mem import MemProbe
+
+        try:
+            a, b = (int(v) for v in args.tracemalloc.split(","))
+            probe = MemProbe(a, b)
+        except ValueError:
+            raise ConfigError(f"--tracemalloc {args.tracemalloc!r}: two turns A,B with 0 < A < B",
+                              hint="avatar soak --turns 300 --tracemalloc 100,300") from None
     bounds = Bounds(rss_growth_pct=args.max_rss_growth_pct, latency_drift_pct=args.max_drift_pct,
                     errors=args.max_errors)
     report = run_soak(cfg, args.turns, seed=args.seed, listen_s=args.listen_s, visit_turns=args.visit_turns,
                       room_name=args.room, bounds=bounds,
                       kinds=[k.strip() for k in args.kinds.split(",") if k.strip()] if args.kinds else None,
+                      probe=probe, max_minutes=args.max_minutes,
                       progress=(lambda msg: None) if args.quiet else (lambda msg: print(msg, flush=True)))
     print(format_report(report))
+    if "tracemalloc" in report:
+        from avatar.bench.soak_mem import format_probe
+
+        print(format_probe(report["tracemalloc"]))
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps(report, indent=1, ensure_ascii=False))
