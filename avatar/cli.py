@@ -76,6 +76,7 @@ def _exit_cleanly(code: int, wait_s: float = EXIT_WAIT_S) -> None:
 
     from avatar.trace import now
 
+    _stop_tqdm_monitor()
     deadline = now() + wait_s
     for thread in threading.enumerate():
         if thread is not threading.current_thread() and thread.is_alive():
@@ -92,6 +93,18 @@ def _exit_cleanly(code: int, wait_s: float = EXIT_WAIT_S) -> None:
         except Exception:
             pass
     os._exit(code)
+
+
+def _stop_tqdm_monitor() -> None:
+    """tqdm's monitor thread (started by the first progress bar some library shows: a soak saw one at
+    turn 687) sleeps in a loop until told to stop: waiting for it would only hold the exit up."""
+    tqdm = sys.modules.get("tqdm")
+    monitor = getattr(getattr(tqdm, "tqdm", None), "monitor", None)
+    if monitor is not None:
+        try:
+            monitor.exit()
+        except Exception:  # an older or newer tqdm: the join below waits for it as for any thread
+            pass
 
 
 def _main(argv: list[str]) -> int:

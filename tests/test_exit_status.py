@@ -74,3 +74,31 @@ def test_a_native_call_running_at_exit_does_not_change_the_exit_status(tmp_path)
         done = subprocess.run([sys.executable, str(script), case], capture_output=True, text=True, timeout=300,
                               env=env)
         assert done.returncode == 3, (case, done.returncode, done.stderr[-2000:])
+
+
+TQDM_SCRIPT = textwrap.dedent("""
+    import io, sys, time
+    from tqdm import tqdm
+    from avatar import cli
+
+    bar = tqdm(total=3, file=io.StringIO(), mininterval=0)  # starts tqdm's monitor thread
+    bar.update(1)
+    bar.close()
+    assert tqdm.monitor is not None and tqdm.monitor.is_alive()
+    t0 = time.monotonic()
+    cli._exit_cleanly(3, wait_s=30)
+    print("waited", round(time.monotonic() - t0, 2))
+    sys.exit(3)
+""")
+
+
+def test_tqdms_monitor_thread_does_not_hold_the_exit_up(tmp_path):
+    script = tmp_path / "exit_with_tqdm.py"
+    script.write_text(TQDM_SCRIPT)
+    import avatar
+
+    env = {**os.environ, "PYTHONPATH": str(Path(avatar.__file__).resolve().parents[1])}
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 3, done.stderr[-2000:]
+    waited = float(done.stdout.split("waited")[-1])
+    assert waited < 5.0, done.stdout  # without the stop it waits the whole 30 s, then leaves without teardown
