@@ -7,7 +7,8 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QPointF, Qt, QTimer, Signal
-from PySide6.QtWidgets import QDialog, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout
+from PySide6.QtWidgets import (QDialog, QGridLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout,
+                               QWidget)
 
 from avatar.trace import now
 from avatar.ui.pin import PinLock, StoredPin
@@ -138,3 +139,17 @@ class PinDialog(QDialog):
         else:
             self.message.setText(self._wrong_text)
         return False
+
+
+class AdminCorner(QWidget):
+    """An invisible square in the top-left corner that counts taps for the admin gesture."""
+
+    def __init__(self, on_gesture, parent=None):
+        super().__init__(parent)
+        self.taps = CornerTaps()
+        self._on_gesture = on_gesture
+        self.setFixedSize(self.taps.corner_px, self.taps.corner_px)
+
+    def mousePressEvent(self, event) -> None:
+        if self.taps.tap(QPointF(event.position())):
+            self._on_gesture()
