@@ -11,13 +11,14 @@ from avatar import config  # noqa: E402
 from avatar import events as ev  # noqa: E402
 from avatar.trace import Span  # noqa: E402
 from avatar.answer.base import CheckReport, DecodeStats  # noqa: E402
-from avatar.ui import hud as hud_module  # noqa: E402
-from avatar.ui.hud import HudModel, HudWidget, fit_lines  # noqa: E402
+from avatar.ui import checks_summary as summary_module  # noqa: E402
+from avatar.ui.hud import HudWidget, fit_lines  # noqa: E402
+from avatar.ui.hud_model import HudModel  # noqa: E402
 
 
 def checks_summary(record, strings) -> str:
     """The HUD's words, with the no-break spaces that bind a mark to its name read as spaces."""
-    return hud_module.checks_summary(record, strings).replace("\u00a0", " ")
+    return summary_module.checks_summary(record, strings).replace("\u00a0", " ")
 from avatar.ui.strings import load_strings  # noqa: E402
 
 
@@ -190,7 +191,7 @@ def test_the_hud_fits_the_kiosk_window_at_1280x800(qtbot, cfg, lang, record, tmp
     assert 1 <= len(lines) <= hud.CHECK_LINES
     metrics = QFontMetrics(hud._small_font())
     assert all(metrics.horizontalAdvance(line) <= hud.width() - 28 for line in lines)
-    head, _, rest = hud_module.checks_summary(window.hud_model.current.checks, window.strings).partition(" · ")
+    head, _, rest = summary_module.checks_summary(window.hud_model.current.checks, window.strings).partition(" · ")
     assert lines[0] == f"{window.strings.get('hud.checks')}: {head}"  # what became of the reply, on a line of its own
     assert " ".join(lines[1:]) == rest  # then the verdicts: it all fits, nothing elided
     shot = window.grab()

@@ -2,191 +2,19 @@
 the turn budget with the human turn gap as a reference line, decoder tokens per forward pass and
 what the checks bought.
 
-`HudModel` holds the numbers (fed from trace spans and TurnMetrics, no Qt); `HudWidget` draws them.
+`HudModel` (hud_model.py) holds the numbers (fed from trace spans and TurnMetrics, no Qt),
+checks_summary.py says what the checks did in a few words; `HudWidget` draws them.
 """
 from __future__ import annotations
-
-from collections import deque
-from dataclasses import dataclass, field
-from typing import Any, Mapping
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from avatar.answer.base import CheckReport, DecodeStats
-from avatar.events import TurnMetrics
-from avatar.report import VOICE_TO_VOICE, is_stage_span, stage_budget, stage_key, stage_sort_key
-from avatar.trace import Span
+from avatar.report import VOICE_TO_VOICE, stage_budget
+from avatar.ui.checks_summary import checks_summary
+from avatar.ui.hud_model import RECENT_TURNS, HudModel, StageRow, TurnRecord
 from avatar.ui.strings import Strings
-
-RECENT_TURNS = 10
-
-
-@dataclass
-class TurnRecord:
-    turn: int
-    lang: str = ""
-    stages: dict[str, float] = field(default_factory=dict)  # canonical stage key -> ms
-    voice_to_voice_ms: float | None = None
-    decode: DecodeStats = field(default_factory=DecodeStats)
-    checks: CheckReport = field(default_factory=CheckReport)
-    finished: bool = False  # TurnMetrics arrived
-
-
-@dataclass(frozen=True)
-class StageRow:
-    key: str
-    ms: float
-    budget: float | None
-
-    @property
-    def over(self) -> bool:
-        return self.budget is not None and self.ms > self.budget
-
-
-class HudModel:
-    def __init__(self, budgets: Mapping[str, Any]):
-        self.budgets = dict(budgets)
-        self.turns: deque[TurnRecord] = deque(maxlen=RECENT_TURNS)
-        self.current: TurnRecord | None = None
-        self.run_stages: list[dict[str, float]] = []  # every finished turn of the run (debug panel)
-
-    def _record(self, turn: int) -> TurnRecord:
-        for r in self.turns:
-            if r.turn == turn:
-                return r
-        r = TurnRecord(turn)
-        self.turns.append(r)
-        return r
-
-    def begin_turn(self, turn: int, lang: str = "") -> None:
-        self.current = self._record(turn)
-        if lang:
-            self.current.lang = lang
-
-    def add_span(self, span: Span) -> None:
-        """A stage span of a turn: shown live, before the turn's metrics arrive."""
-        if not is_stage_span(span):
-            return  # no turn, or it would count a stage twice (see avatar.report.is_stage_span)
-        r = self._record(int(span.turn))
-        if r.finished:
-            return  # the metrics are authoritative once in
-        key = stage_key(span.name)
-        if key == VOICE_TO_VOICE:
-            r.voice_to_voice_ms = span.ms
-        else:
-            r.stages[key] = r.stages.get(key, 0.0) + span.ms
-        if self.current is None or r.turn >= self.current.turn:
-            self.current = r
-
-    def add_metrics(self, m: TurnMetrics) -> TurnRecord:
-        r = self._record(m.turn)
-        stages = {stage_key(k): float(v) for k, v in m.stages.items() if v is not None}
-        # keep per-check spans the metrics summarise away, let the metrics win elsewhere
-        r.stages = {**{k: v for k, v in r.stages.items() if k.startswith("check:")}, **stages}
-        r.voice_to_voice_ms = m.voice_to_voice_ms if m.voice_to_voice_ms is not None else r.voice_to_voice_ms
-        r.decode = DecodeStats.of(m.decode)
-        r.checks = CheckReport.of(m.checks)
-        r.lang = m.lang or r.lang
-        r.finished = True
-        self.run_stages.append({**r.stages, **({VOICE_TO_VOICE: r.voice_to_voice_ms}
-                                                if r.voice_to_voice_ms is not None else {})})
-        self.current = r
-        return r
-
-    def rows(self, record: TurnRecord | None = None) -> list[StageRow]:
-        r = record or self.current
-        if r is None:
-            return []
-        keys = sorted((k for k in r.stages if k != VOICE_TO_VOICE), key=stage_sort_key)
-        return [StageRow(k, r.stages[k], stage_budget(k, self.budgets)) for k in keys]
-
-    def reset_view(self) -> None:
-        """A new visitor: the current turn display starts empty (run statistics stay)."""
-        self.current = None
-
-
-# The checks in the order the checker runs them (avatar/answer/checks/table.py), the CheckReport
-# field that holds each one's last verdict (None: only `passes` and the fallback tell), and the
-# reason (hud.reasons) a failure of each gives for re-decoding or replacing the reply.
-CHECK_VERDICTS = (("declined_answerable", None), ("grounding", "grounded"), ("relevance", "relevant"),
-                  ("source", None), ("self_consistency", "agreement"), ("schema", "schema_ok"))
-CHECK_REASON = {"declined_answerable": "declined_answerable", "grounding": "unsupported", "relevance": "off_topic",
-                "source": "wrong_source", "self_consistency": "no_majority", "schema": "schema"}
-FALLBACK_CHECK = {reason: check for check, reason in CHECK_REASON.items()}  # fallback reason -> the check
-UNSUPPORTED_SHOWN = 3  # unbacked words named in the HUD; the rest are counted
-
-
-def checks_summary(checks: CheckReport | Mapping[str, Any] | None, strings: Strings) -> str:
-    """A few words on what the checks did: what happened to the reply (checked, re-decoded and why,
-    snapped, replaced by the fact or by "I don't know" and why), then the checks that passed (✓) and
-    failed (✗), unbacked words and the checks skipped for time."""
-    r = CheckReport.of(checks)
-    if r.enabled is False:
-        return strings.get("hud.checks_off")
-    if r.enabled is None:  # no checker: a retrieval answer (after the model failed, say so)
-        return strings.get("hud.model_failed", error=r.fallback_reason) if r.fallback_reason \
-            else strings.get("hud.no_checks")
-    parts = [_headline(r, strings)]
-    marks = _marks(r, strings)
-    if marks:
-        parts.append(marks)
-    if r.unsupported:
-        more = len(r.unsupported) - UNSUPPORTED_SHOWN
-        words = ", ".join(str(w) for w in r.unsupported[:UNSUPPORTED_SHOWN]) + (f" +{more}" if more > 0 else "")
-        parts.append(strings.get("hud.unsupported", words=words))
-    skipped = [n for n in r.skipped if n in CHECK_REASON]
-    if skipped:
-        parts.append(strings.get("hud.skipped", names=", ".join(_name(n, strings) for n in skipped)))
-    return " · ".join(parts)
-
-
-def _headline(r: CheckReport, s: Strings) -> str:
-    """What became of the reply, in a few words."""
-    kind, _, reason = r.fallback.partition(":")
-    if r.fallback_used:
-        key = "hud.by_retrieval" if r.retrieval_backed is not None else \
-            "hud.by_not_known" if kind == "not_known" else "hud.by_fact"
-        return s.get(key, why=_why(reason, s))
-    if r.retrieval_backed is not None:  # a decline the retrieval answerer could answer
-        return s.get("hud.by_retrieval", why=_why("decline_follows", s))
-    if r.snapped:
-        return s.get("hud.snapped", why=_why(str(r.snapped.get("reason", "")), s))
-    if r.redecodes:
-        why = _why(CHECK_REASON.get(r.failed[0], "") if r.failed else "", s)
-        return s.get("hud.redecoded" if r.redecodes == 1 else "hud.redecoded_n", n=r.redecodes) + \
-            (f": {why}" if why else "")
-    if r.vote and r.vote.get("majority"):
-        return s.get("hud.vote")
-    return s.get("hud.agree" if r.agreement else "hud.passed")
-
-
-def _marks(r: CheckReport, s: Strings) -> str:
-    """"✓ grounding, relevance ✗ schema": each check that ran, by its last verdict."""
-    fell_on = FALLBACK_CHECK.get(r.fallback.partition(":")[2]) if r.fallback_used else None
-    ok, bad = [], []
-    for name, field_name in CHECK_VERDICTS:
-        verdict = getattr(r, field_name) if field_name else None
-        if name == fell_on:
-            bad.append(name)
-        elif name in r.passes:
-            ok.append(name)
-        elif verdict is False:
-            bad.append(name)
-        elif verdict is True or name in r.failed:  # a failure a re-decode mended
-            ok.append(name)
-    # a no-break space keeps each mark on the line of the name it marks
-    return " ".join(f"{mark}\u00a0{', '.join(_name(n, s) for n in names)}"
-                    for mark, names in (("✓", ok), ("✗", bad)) if names)
-
-
-def _name(check: str, s: Strings) -> str:
-    return s.get(f"hud.check_names.{check}") if s.has(f"hud.check_names.{check}") else check
-
-
-def _why(reason: str, s: Strings) -> str:
-    return s.get(f"hud.reasons.{reason}") if s.has(f"hud.reasons.{reason}") else reason
 
 
 def fit_lines(text: str, metrics: QFontMetrics, width: int, max_lines: int) -> list[str]:

@@ -12,7 +12,8 @@ from avatar.ui.avatar_widget import AvatarWidget
 from avatar.ui.banner import Banner
 from avatar.ui.conversation_box import ConversationBox
 from avatar.ui.debug_panel import DebugPanel
-from avatar.ui.hud import HudModel, HudWidget
+from avatar.ui.hud import HudWidget
+from avatar.ui.hud_model import HudModel
 from avatar.ui.idle_screen import IdleScreen
 from avatar.ui.subtitles import SubtitlePanel
 
