@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Generator, Sequence
 import torch
 
 from avatar.cancel import NEVER, CancelToken
-from avatar.llm.engine import (Block, DecodeOptions, DecodeSummary, StepObserver, _confidence, committed_text,
-                               decode_inputs)
+from avatar.llm.engine import (Block, BlockCloser, DecodeOptions, DecodeSummary, StepObserver, _confidence,
+                               decode_inputs, end_stopped_groups)
 from avatar.trace import now
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ def decode(lm: "DiffusionLM", prompt_ids: Sequence[int] | torch.Tensor, options:
     cache = model.encode_prompt(prompt)
     past = model.start_reply(cache)
     fed = 0  # answer positions whose input (the token before them, <bos> first) the cache holds
-    steps, stopped, emitted_text, emitted_ids = 0, "length", "", 0
+    steps, closer = 0, BlockCloser(lm, groups, is_stop, stop_ids[0], options.repetition_guard, t0)
     committed_conf = torch.ones(n, dtype=torch.float32, device=device)
 
     for b, start in enumerate(range(0, n, options.block_length)):
@@ -63,21 +63,12 @@ def decode(lm: "DiffusionLM", prompt_ids: Sequence[int] | torch.Tensor, options:
             x[0, i] = predicted[0]
             committed_conf[i] = _confidence(logits, predicted, options.confidence)[0]
             if is_stop[predicted[0]]:  # the group ends here: its masked rest becomes the stop token
-                g_end = next((ge for gs, ge in groups if gs <= i < ge), i + 1)
-                rest = x[0, i + 1:g_end]
-                rest[rest == mask_id] = x[0, i]
+                end_stopped_groups(x, torch.tensor([i]), groups, mask_id)
             if on_step is not None:
                 on_step(b, steps, x[0].clone())
 
-        ids, text, finished, repeated = committed_text(lm, x, groups, is_stop, start, end, stop_ids[0],
-                                                       options.repetition_guard)
-        if repeated:
-            stopped = "repetition"
-        piece = text[len(emitted_text):] if text.startswith(emitted_text) else lm.decode_text(ids[emitted_ids:])
-        yield Block(b, ids[emitted_ids:], piece, (now() - t0) * 1000.0, steps, last=finished)
-        emitted_text, emitted_ids = text, len(ids)
-        if finished:
-            if stopped != "repetition" and bool(is_stop[x[0]].any()):
-                stopped = "eos"
+        block = closer.close(x, b, start, end, steps)
+        yield block
+        if block.last:
             break
-    return DecodeSummary(x[0], steps, "exact", 1, stopped, committed_conf.tolist())
+    return DecodeSummary(x[0], steps, "exact", 1, closer.stopped, committed_conf.tolist())

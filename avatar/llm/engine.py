@@ -121,6 +121,28 @@ StepObserver = Callable[[int, int, torch.Tensor], None]  # (block index, step, a
 
 
 
+class BlockCloser:
+    """Closes each committed block of one decode, for both decoders: the reply's text so far, the
+    block's new piece of it, and why the decode stopped (length, eos, repetition)."""
+
+    def __init__(self, lm, groups, is_stop: torch.Tensor, stop_id: int, repetition_guard: bool, t0: float):
+        self.lm, self.groups, self.is_stop, self.stop_id = lm, groups, is_stop, stop_id
+        self.repetition_guard, self.t0 = repetition_guard, t0
+        self.text, self.n_ids, self.stopped = "", 0, "length"
+
+    def close(self, x: torch.Tensor, b: int, start: int, end: int, steps: int) -> Block:
+        ids, text, finished, repeated = committed_text(self.lm, x, self.groups, self.is_stop, start, end,
+                                                       self.stop_id, self.repetition_guard)
+        if repeated:
+            self.stopped = "repetition"
+        piece = text[len(self.text):] if text.startswith(self.text) else self.lm.decode_text(ids[self.n_ids:])
+        block = Block(b, ids[self.n_ids:], piece, (now() - self.t0) * 1000.0, steps, last=finished)
+        self.text, self.n_ids = text, len(ids)
+        if finished and self.stopped != "repetition" and bool(self.is_stop[x[0]].any()):
+            self.stopped = "eos"
+        return block
+
+
 def committed_text(lm, x: torch.Tensor, groups, is_stop: torch.Tensor, start: int, end: int, stop_id: int,
                    guard: bool) -> tuple[list[int], str, bool, bool]:
     """After the block [start, end) is committed (either decoder): the kept ids so far, their text,
@@ -184,7 +206,7 @@ def decode(lm: "DiffusionLM", prompt_ids: Sequence[int] | torch.Tensor, options:
         lm, prompt_ids, options, answer, groups, stop_ids)
     n = x.shape[1]
     source = lm.forward.start(prompt, options.prompt_cache)
-    steps, stopped, emitted_text, emitted_ids = 0, "length", "", 0
+    steps, closer = 0, BlockCloser(lm, groups, is_stop, stop_ids[0], options.repetition_guard, t0)
     committed_conf = torch.ones(n, dtype=torch.float32, device=device)  # how sure each commit was
 
     for b, start in enumerate(range(0, n, options.block_length)):
@@ -203,23 +225,16 @@ def decode(lm: "DiffusionLM", prompt_ids: Sequence[int] | torch.Tensor, options:
             predicted, confidence, chosen = _choose(logits, masked, start, end, step, options, gen, device)
             x[0, start + chosen] = predicted[chosen]
             committed_conf[start + chosen] = confidence[chosen]
-            _end_stopped_groups(x, start + chosen[is_stop[predicted[chosen]]], groups, mask_id)
+            end_stopped_groups(x, start + chosen[is_stop[predicted[chosen]]], groups, mask_id)
             step += 1
             if on_step is not None:
                 on_step(b, step, x[0].clone())
 
-        ids, text, finished, repeated = committed_text(lm, x, groups, is_stop, start, end, stop_ids[0],
-                                                       options.repetition_guard)
-        if repeated:
-            stopped = "repetition"
-        piece = text[len(emitted_text):] if text.startswith(emitted_text) else lm.decode_text(ids[emitted_ids:])
-        yield Block(b, ids[emitted_ids:], piece, (now() - t0) * 1000.0, steps, last=finished)
-        emitted_text, emitted_ids = text, len(ids)
-        if finished:
-            if stopped != "repetition" and bool(is_stop[x[0]].any()):
-                stopped = "eos"
+        block = closer.close(x, b, start, end, steps)
+        yield block
+        if block.last:
             break
-    return DecodeSummary(x[0], steps, source.cache, source.prompt_passes, stopped, committed_conf.tolist())
+    return DecodeSummary(x[0], steps, source.cache, source.prompt_passes, closer.stopped, committed_conf.tolist())
 
 
 def _choose(logits: torch.Tensor, masked: torch.Tensor, start: int, end: int, step: int, options: DecodeOptions,
@@ -256,7 +271,7 @@ def _choose(logits: torch.Tensor, masked: torch.Tensor, start: int, end: int, st
     return predicted, confidence, chosen
 
 
-def _end_stopped_groups(x: torch.Tensor, stopped_at: torch.Tensor, groups: Sequence[tuple[int, int]],
+def end_stopped_groups(x: torch.Tensor, stopped_at: torch.Tensor, groups: Sequence[tuple[int, int]],
                         mask_id: int) -> None:
     """A committed stop token ends its group: its masked rest becomes that token (and any token
     already committed after it is no longer part of the reply)."""
