@@ -8,7 +8,6 @@ encoded once, then each forward pass runs only the new tokens against the cached
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,19 +70,6 @@ class ARLayers(MDLMLayers):
         if past is not None:
             past.length += a
         return self._head(self.ln_f(x), cache)
-
-    def _head(self, h: torch.Tensor, cache: PromptCache) -> torch.Tensor:
-        """The vocabulary distribution mixed with the copy head's pointer over the prompt (as mdlm_layers)."""
-        b, a, _ = h.shape
-        vocab_logits = F.linear(h, self.embed.weight).float()
-        if not self.config.copy_head:
-            return F.log_softmax(vocab_logits, dim=-1)
-        scores = self.copy_q(h) @ self.copy_k(cache.hidden).transpose(1, 2) / math.sqrt(h.shape[-1])
-        scores = scores.float().masked_fill(~cache.key_valid[:, None, :], float("-inf"))
-        g = torch.sigmoid(self.copy_gate(h).float())
-        p = vocab_logits.softmax(-1) * (1.0 - g + 1e-6)
-        p.scatter_add_(2, cache.prompt_ids[:, None, :].expand(b, a, -1), scores.softmax(-1) * g)
-        return torch.log(p + 1e-12)
 
     def shifted(self, reply: torch.Tensor) -> torch.Tensor:
         """The reply as the model reads it: `<bos>`, then every token but the last."""

@@ -128,7 +128,11 @@ class MDLMLayers:
             q, k, v = blk.qkv_heads(x, rot)
             att = F.scaled_dot_product_attention(q, torch.cat([pk, k], 2), torch.cat([pv, v], 2), attn_mask=mask)
             x = blk.finish(x, att)
-        h = self.ln_f(x)
+        return self._head(self.ln_f(x), cache)
+
+    def _head(self, h: torch.Tensor, cache: PromptCache) -> torch.Tensor:
+        """The vocabulary distribution mixed with the copy head's pointer over the prompt tokens."""
+        b, a, _ = h.shape
         vocab_logits = F.linear(h, self.embed.weight).float()
         if not self.config.copy_head:
             return F.log_softmax(vocab_logits, dim=-1)
