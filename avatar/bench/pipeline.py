@@ -31,6 +31,7 @@ import numpy as np
 
 from avatar.errors import ConfigError
 from avatar.frames import SAMPLE_RATE
+from avatar.pipeline.turn_metrics import LOOP_STAGES
 from avatar.stats import percentile_ms
 from avatar.trace import Tracer
 
@@ -282,8 +283,7 @@ FIRST_TURN_STAGES = ("endpoint", "asr", "answer", "tts_first_audio", "output")
 
 def _coarse_stages(stages: dict[str, float]) -> dict[str, float]:
     """The loop's stages with the answerer's spans (retrieval, decode, check.*, answer_other) as one."""
-    answer = sum(v for k, v in stages.items()
-                 if k in ("retrieval", "decode", "answer_other", "answer") or k.startswith("check."))
+    answer = sum(v for k, v in stages.items() if k not in LOOP_STAGES)
     return {**{k: stages.get(k, 0.0) for k in FIRST_TURN_STAGES}, "answer": answer}
 
 

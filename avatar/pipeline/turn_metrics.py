@@ -18,6 +18,8 @@ from avatar.pipeline.turn_jobs import TurnJob
 from avatar.trace import Tracer, now
 
 ANSWER_SPAN_TRACKS = ("answer", "llm", "checks")
+# the loop's own stages; every other key of stage_times() is the answer stage (its spans, or "answer")
+LOOP_STAGES = ("endpoint", "asr", "tts_first_audio", "hold", "output")
 KEPT_TURNS = 1000  # per-turn records a loop keeps (metrics, barge-in times): a kiosk runs for weeks
 
 
