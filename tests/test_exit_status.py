@@ -77,7 +77,7 @@ def test_a_native_call_running_at_exit_does_not_change_the_exit_status(tmp_path)
 
 
 TQDM_SCRIPT = textwrap.dedent("""
-    import io, sys, time
+    import io, sys
     from tqdm import tqdm
     from avatar import cli
 
@@ -85,9 +85,8 @@ TQDM_SCRIPT = textwrap.dedent("""
     bar.update(1)
     bar.close()
     assert tqdm.monitor is not None and tqdm.monitor.is_alive()
-    t0 = time.monotonic()
     cli._exit_cleanly(3, wait_s=30)
-    print("waited", round(time.monotonic() - t0, 2))
+    print("normal exit", tqdm.monitor is None or not tqdm.monitor.is_alive())
     sys.exit(3)
 """)
 
@@ -100,5 +99,6 @@ def test_tqdms_monitor_thread_does_not_hold_the_exit_up(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(Path(avatar.__file__).resolve().parents[1])}
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=60, env=env)
     assert done.returncode == 3, done.stderr[-2000:]
-    waited = float(done.stdout.split("waited")[-1])
-    assert waited < 5.0, done.stdout  # without the stop it waits the whole 30 s, then leaves without teardown
+    # without the stop the monitor outlives the wait: the exit leaves without the teardown (no print)
+    assert "normal exit True" in done.stdout, (done.stdout, done.stderr[-2000:])
+    assert "threads still running at exit" not in done.stderr
