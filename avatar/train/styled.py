@@ -26,7 +26,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from avatar.train.corpus import DECLINE, PLACES, STREETS, Example, _name, asr_style
+from avatar.model_contract import DECLINE
+from avatar.train.asr_style import asr_style
+from avatar.train.corpus import Example
+from avatar.train.venues.values import made_up_name as _name
+from avatar.train.venues.words import PLACES, STREETS
 
 # --- venues ---------------------------------------------------------------------------------------
 VENUE_KINDS = [  # (German name stem, English name stem)

@@ -40,10 +40,11 @@ def small_talk_nouns_de() -> frozenset[str]:
     """The words of the German small talk the embedded model learns (chatterbot-corpus), minus any
     name the venue generator uses: "Strom" or "Pizza" in a chat reply is a noun, not a venue fact."""
     from avatar.train import corpus
+    from avatar.train.small_talk import yaml_pairs
 
     folder = resources.files("chatterbot_corpus") / "data" / "german"
     pairs = [p for f in sorted(folder.iterdir()) if f.name.endswith(".yml")
-             for p in corpus._yaml_pairs(f.read_text(encoding="utf-8"))]
+             for p in yaml_pairs(f.read_text(encoding="utf-8"))]
     words = {w.lower() for _, reply in pairs for w in re.findall(r"[A-Za-zÄÖÜäöüß]+", reply)}
     venue_names = {w.lower() for names in (corpus.FIRST, corpus.LAST, corpus.COMPANY, corpus.CITIES, corpus.PLACES)
                    for n in names for w in n.split()}

@@ -1,0 +1,11 @@
+"""The synthetic venues the training examples are drawn from (avatar/train/corpus.py, styled.py).
+
+By concern:
+- words.py: the templated venues' word lists (kinds, names, places, floors, amenities, cities ...);
+- values.py: `Item` (one fact in both languages, with its questions and replies) and how a templated
+  venue writes its values (times, prices, a week of opening hours, made-up names);
+- venue.py: `Venue`, a random templated venue: hours, prices, amenities, free-form services, contact;
+- kind_facts.py: the facts only one kind of venue has (exhibitions, departures, rooms, loans ...);
+- styled_words.py, subjects.py: what operators write about (kinds, places, rules, fillers; subjects);
+- styled_venue.py: `StyledVenue`, a venue whose facts are clauses in one operator's style.
+"""
