@@ -6,6 +6,7 @@ from avatar.answer.checks import NO_DECLINE, Candidate, CostPredictor, check_and
 from avatar.answer.checks.answers import (answering_clause, answering_fact, asked_kind, clauses, contradicting_lead,
                                           coverage, dangling_end, source_fact)
 from avatar.answer.checks.fallback import NOT_KNOWN, fallback_reply
+from avatar.answer.retrieval.words import holds_part
 from avatar.trace import Tracer
 
 WC = Fact("wc", "en", "WC: ground floor, left of the entrance; baby changing on level 1.", "services", 6.0)
@@ -209,3 +210,13 @@ def test_a_learned_decline_under_another_mood_is_still_a_decline():
     assert _is_decline(Candidate(text=said, lang="de", mood="neutral"))
     assert _is_decline(Candidate(text="I can't tell you that, sorry.", lang="en", mood="happy"))
     assert not _is_decline(Candidate(text="Parken kannst du im Parkhaus Hafenbogen.", lang="de", mood="neutral"))
+
+
+def test_retrieval_and_the_checks_judge_a_compound_part_by_one_rule():
+    # the asked word at a fact compound's start or end names it; in its middle, or a fact word inside
+    # the asked compound, does not ("Sparkasse" is not parking, "Ticket" is not the "Kinoticket")
+    assert holds_part("bad", {"badeschluss"}) and holds_part("sauna", {"saunazeit"})
+    assert not holds_part("park", {"sparkass"}) and not holds_part("kinoticket", {"ticket"})
+    assert coverage("wo kann ich parken", "de", "Die Sparkasse ist im Erdgeschoss.") == 0.0
+    assert coverage("wann ist badeschluss", "de", "Bad: Mo–Fr 7–20 Uhr") == 0.0
+    assert coverage("wann ist die sauna offen", "de", "Saunazeiten: Di–So 14–21 Uhr") == 1.0

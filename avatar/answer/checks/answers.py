@@ -20,7 +20,7 @@ from typing import Callable, Sequence
 
 from avatar.answer.asked import asked_kind, holds_kind
 from avatar.answer.base import Fact
-from avatar.answer.retrieval.words import _CUE_TERMS, STOPWORDS, analyze
+from avatar.answer.retrieval.words import _CUE_TERMS, STOPWORDS, analyze, holds_part
 from avatar.answer.text import words
 from avatar.answer.thesaurus import siblings
 
@@ -29,9 +29,6 @@ _SEPARATORS = re.compile(r"(?<=[.!?])\s+(?=[A-ZÄÖÜ„\"(])|\s+[–|·]\s+|;\s
 _ABBREVIATIONS = frozenset("inkl exkl tägl tgl geschl bzw ggf evtl etc ca geb std min max nr tel str zzgl abb bspw "
                            "usw vgl incl excl approx hr hrs no mon tue wed thu fri sat sun mo di mi do fr sa so jan feb "
                            "mär apr jun jul aug sep sept okt oct nov dez dec erw kl gr z b u a j".split())
-
-
-_PART_SHARE = 0.6  # a fact word inside a question word must be most of it to name it ("zeiten" in "saunazeiten": no)
 
 
 def _content_words(question: str, lang: str) -> list[tuple[str, str]]:
@@ -48,19 +45,16 @@ def _content_words(question: str, lang: str) -> list[tuple[str, str]]:
 
 
 def coverage(question: str, lang: str, text: str) -> float:
-    """The share of the question's content words that `text` names: the word, a compound part of
-    it, or a thesaurus word for it (1.0 when the question names nothing: "wann habt ihr offen")."""
+    """The share of the question's content words that `text` names: the word, a compound that starts
+    or ends with it, or a thesaurus word for it (1.0 when the question names nothing: "wann habt ihr offen")."""
     content = _content_words(question, lang)
     if not content:
         return 1.0
     terms = set(analyze(text, lang))
-    long_terms = [t for t in terms if len(t) >= 4]
     hit = 0
     for w, s in content:
-        # the question's word inside a fact's compound names it ("sauna" in "saunazeiten"); a short fact
-        # word inside the question's compound does not ("haus" in "krankenhaus": a hospital is asked)
-        if s in terms or any(t in terms for sib in siblings(w) for t in analyze(sib, lang)) or \
-                (len(s) >= 4 and any(s in t or (t in s and len(t) >= _PART_SHARE * len(s)) for t in long_terms)):
+        # a fact's compound names the question's word ("sauna" in "saunazeiten"), as retrieval judges it
+        if s in terms or any(t in terms for sib in siblings(w) for t in analyze(sib, lang)) or holds_part(s, terms):
             hit += 1
     return hit / len(content)
 

@@ -16,7 +16,7 @@ from avatar.answer.knowledge import KnowledgePack
 from avatar.answer.retrieval.index import (RENDERED_HOURS, _Index, _join_split_compounds, _vocabulary_matches,
                                            build_index)
 from avatar.answer.retrieval.words import (_CUE_TERMS, _TODAY_WORDS, _TOPIC_CUES, SPECIFIC_ZIPF, STOPWORDS,
-                                           _everyday_zipf, _holds_part, _venue_compound, analyze)
+                                           _everyday_zipf, _venue_compound, analyze, holds_part)
 from avatar.answer.text import words
 from avatar.answer.thesaurus import siblings
 
@@ -143,7 +143,7 @@ class Retriever:
     @staticmethod
     def _held(asked, terms: frozenset[str]) -> tuple[tuple[str, ...], float]:
         """The specific asked words a fact lacks, and the weighted share of asked words it holds."""
-        have = [bool(found & terms) or any(_holds_part(t, terms) for t in found) for _, _, _, found in asked]
+        have = [bool(found & terms) or any(holds_part(t, terms) for t in found) for _, _, _, found in asked]
         total = sum(weight for _, weight, _, _ in asked)
         held = sum(weight for (_, weight, _, _), h in zip(asked, have) if h)
         missing = tuple(w for (w, _, specific, _), h in zip(asked, have) if specific and not h)

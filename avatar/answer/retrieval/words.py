@@ -6,6 +6,7 @@ Pure text: no pack and no index (avatar/answer/retrieval/index.py holds the pack
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Iterable
 
 import snowballstemmer
 
@@ -69,8 +70,12 @@ _CUE_TERMS = {lang: frozenset(analyze(" ".join(w for cue in _TOPIC_CUES.values()
               for lang in _STEMMERS}
 
 
-def _holds_part(term: str, terms: frozenset[str]) -> bool:
-    """A fact's compound holds the term: "badeschluss" holds "bad" (ASR splits "bade schluss")."""
+def holds_part(term: str, terms: Iterable[str]) -> bool:
+    """A fact word is a compound with the asked term at its start or end: "badeschluss" holds "bad" (ASR
+    splits "bade schluss"), "saunazeit" holds "sauna". The one rule for "a fact word names a question
+    word" of retrieval and the checks; a fact word inside the asked compound does not name it ("haus"
+    in "krankenhaus": a hospital is asked), nor does one that holds the term in its middle ("park" in
+    "sparkasse")."""
     return len(term) >= 3 and any(len(t) > len(term) and (t.startswith(term) or t.endswith(term)) for t in terms)
 
 
