@@ -96,12 +96,17 @@ def test_dropped_transcript_gives_no_reply():
 
 class InterruptionWithoutWords(FakeASR):
     """Hears the question; in the interruption over the reply it finds no words (the echo canceller
-    took them: an empty, low-confidence transcript, as in 6 of 136 barge-ins of the 1,000-turn soak)."""
+    took them: an empty, low-confidence transcript, as in 6 of 136 barge-ins of the 1,000-turn soak);
+    `then_words`: what it hears after that."""
+
+    def __init__(self, then_words=False):
+        super().__init__()
+        self.then_words = then_words
 
     def transcribe(self, pcm, lang=None, partial=False, cancel=None, prior=None):
         self.calls += 1
         time.sleep(self.delay)
-        if self.calls == 1:
+        if self.calls == 1 or (self.then_words and self.calls > 2):
             return Transcript(self.text, self.lang)
         return Transcript("", self.lang, dropped="low_confidence")
 
@@ -118,6 +123,19 @@ def test_an_interruption_whose_words_were_lost_is_asked_again_not_left_in_silenc
     # the re-prompt is spoken: audio reaches the sink after the stop
     assert any(start >= loop.sink.stops[0] for start, _ in loop.sink.played)
     assert len(rec.of(ev.ReplyStarted)) == 1  # no reply was made up for words nobody heard
+
+
+def test_a_visitor_who_repeats_the_question_over_the_request_to_say_it_again_is_answered():
+    # the re-prompt plays from ~3.3 s (3 s long); the visitor repeats the question over it from 4.0 s
+    script = INTERRUPTION + [(4.0, SPEECH), (5.0, TENTATIVE), (5.3, END)]
+    loop, rec = make_loop(script, 8.0, asr=InterruptionWithoutWords(then_words=True),
+                          tts=FakeTTS(clause_seconds=1.5),
+                          sets=["pipeline.barge_in_min_ms=240", "pipeline.barge_in_onset_ms=0"])
+    loop.run_until_done(timeout=20)
+    assert [e.turn for e in rec.of(ev.NotUnderstood)] == [2]
+    stops = [e.turn for e in rec.of(ev.PlaybackStopped) if e.reason == "barge_in"]
+    assert stops == [1, 2]  # the repeated question stops the re-prompt like any reply
+    assert len(rec.of(ev.ReplyStarted)) == 2  # and is answered
 
 
 def test_an_utterance_without_words_that_stopped_nothing_still_gets_no_reply():

@@ -84,11 +84,6 @@ class TurnJobs:
         self.active = job
         return job
 
-    def hear(self, job: TurnJob) -> None:
-        """`job` is what the visitor hears now (its reply or apology starts)."""
-        with self.lock:
-            self.active = job
-
     def reply_in_progress(self) -> bool:
         job = self.active
         return job is not None and not job.finished.is_set()

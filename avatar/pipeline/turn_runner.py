@@ -247,9 +247,11 @@ class TurnRunner:
                 for chunk in chunks:
                     check_chunk(chunk)
                 self._fixed_audio[(what, lang)] = chunks
-            self.jobs.hear(job)
+            self.floor.reply_starts(job)  # heard like a reply: the visitor can talk over it (barge-in afresh)
             for chunk in chunks:
                 self._play(job, chunk)
+            while self.stages.sink.playing and not job.token.cancelled:  # it plays out (barge-in cancels)
+                job.token.wait(0.02)
         except Cancelled:
             pass
         except Exception as exc:  # the banner still tells the visitor
@@ -279,3 +281,14 @@ def spoken_text(key: str, lang: str) -> str:
         return load_strings(lang).get(key)
     except Exception:  # a broken locale must not turn an apology into a crash
         return _FALLBACK_TEXT[key]
+
+
+def join_chunks(chunks: list) -> Any:
+    if not chunks:
+        raise StageOutputError("tts", "no audio for the reply")
+    pcm = np.concatenate([c.pcm for c in chunks])
+    visemes, offset = [], 0.0
+    for c in chunks:
+        visemes += [(o + offset, d, v) for o, d, v in (c.visemes or [])]
+        offset += len(c.pcm) / c.sample_rate
+    return replace(chunks[0], pcm=pcm, text=" ".join(c.text for c in chunks), visemes=visemes)

@@ -138,7 +138,8 @@ class TurnTaking:
         self._apply(action)
 
     def reply_starts(self, job: TurnJob) -> None:
-        """The first clause of `job`'s reply is about to play: barge-in starts afresh for it."""
+        """The first clause of `job`'s reply (or its apology, its request to say it again) is about to
+        play: barge-in starts afresh for it."""
         with self.lock:
             self.jobs.active = job
             self._barge.reset()
