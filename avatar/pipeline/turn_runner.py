@@ -223,9 +223,9 @@ class TurnRunner:
         self._say(job, "apology", text, lang, stage=stage)
 
     def _ask_again(self, job: TurnJob, lang: str) -> None:
-        """The visitor's utterance stopped the reply, but no words were recognised in it: a stop for a
-        cough or a door would leave them in silence too, so the avatar asks them to say it again
-        (once their turn has ended; a speculative turn the visitor resumed is cancelled instead)."""
+        """The visitor's utterance stopped the reply, but no words were recognised in it: rather than
+        leave them waiting in silence, the avatar asks them to say it again (once their turn has
+        ended; a speculative turn the visitor resumed is cancelled instead)."""
         while not job.confirmed.wait(0.005):
             if job.token.cancelled or self.stopping.is_set():
                 return
