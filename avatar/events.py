@@ -149,6 +149,15 @@ class Apology(Event):
 
 
 @dataclass(frozen=True)
+class NotUnderstood(Event):
+    """The visitor's words stopped the reply but the recogniser found none in them: rather than
+    leave the visitor in silence, the avatar asks them to say it again (spoken when a voice can)."""
+    turn: int = 0
+    text: str = ""
+    lang: str = ""
+
+
+@dataclass(frozen=True)
 class LanguageChanged(Event):
     lang: str = ""
 

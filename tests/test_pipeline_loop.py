@@ -1,13 +1,16 @@
 """The voice loop's own logic (speculation, barge-in, cancellation, watchdog, privacy) on scripted stages."""
+import time
+
 import pytest
 
 from avatar import config
 from avatar import events as ev
 from avatar.trace import Tracer
 from avatar.pipeline.voice_loop import VoiceLoop
+from avatar.ui.strings import load_strings
 
 from fakes import (END, RESUMED, SPEECH, TENTATIVE, FakeASR, FakeAnswerer, FakeSink, FakeTTS, Recorder,
-                   ScriptedEndpointer, ScriptedSource)
+                   ScriptedEndpointer, ScriptedSource, Transcript)
 
 
 def make_loop(script, seconds, sets=(), asr=None, answerer=None, tts=None, fallback=None, backchannel=None):
@@ -89,6 +92,56 @@ def test_dropped_transcript_gives_no_reply():
     loop, rec = make_loop([(0.1, SPEECH), (1.0, TENTATIVE), (1.3, END)], 2.0, asr=FakeASR(dropped="hallucination"))
     assert loop.run_until_done(timeout=20) == []
     assert rec.of(ev.FinalTranscript)[0].dropped == "hallucination" and not loop.sink.played
+
+
+class InterruptionWithoutWords(FakeASR):
+    """Hears the question; in the interruption over the reply it finds no words (the echo canceller
+    took them: an empty, low-confidence transcript, as in 6 of 136 barge-ins of the 1,000-turn soak);
+    `then_words`: what it hears after that."""
+
+    def __init__(self, then_words=False):
+        super().__init__()
+        self.then_words = then_words
+
+    def transcribe(self, pcm, lang=None, partial=False, cancel=None, prior=None):
+        self.calls += 1
+        time.sleep(self.delay)
+        if self.calls == 1 or (self.then_words and self.calls > 2):
+            return Transcript(self.text, self.lang)
+        return Transcript("", self.lang, dropped="low_confidence")
+
+
+def test_an_interruption_whose_words_were_lost_is_asked_again_not_left_in_silence():
+    loop, rec = make_loop(INTERRUPTION, 6.0, asr=InterruptionWithoutWords(), tts=FakeTTS(clause_seconds=1.5),
+                          sets=["pipeline.barge_in_min_ms=240", "pipeline.barge_in_onset_ms=0"])
+    loop.run_until_done(timeout=20)
+    stops = [e for e in rec.of(ev.PlaybackStopped) if e.reason == "barge_in"]
+    assert len(stops) == 1 and stops[0].turn == 1
+    asked = rec.of(ev.NotUnderstood)
+    assert len(asked) == 1 and asked[0].turn == 2 and asked[0].lang == "de"
+    assert asked[0].text == load_strings("de").get("conversation.not_understood")
+    # the re-prompt is spoken: audio reaches the sink after the stop
+    assert any(start >= loop.sink.stops[0] for start, _ in loop.sink.played)
+    assert len(rec.of(ev.ReplyStarted)) == 1  # no reply was made up for words nobody heard
+
+
+def test_a_visitor_who_repeats_the_question_over_the_request_to_say_it_again_is_answered():
+    # the re-prompt plays from ~3.3 s (3 s long); the visitor repeats the question over it from 4.0 s
+    script = INTERRUPTION + [(4.0, SPEECH), (5.0, TENTATIVE), (5.3, END)]
+    loop, rec = make_loop(script, 8.0, asr=InterruptionWithoutWords(then_words=True),
+                          tts=FakeTTS(clause_seconds=1.5),
+                          sets=["pipeline.barge_in_min_ms=240", "pipeline.barge_in_onset_ms=0"])
+    loop.run_until_done(timeout=20)
+    assert [e.turn for e in rec.of(ev.NotUnderstood)] == [2]
+    stops = [e.turn for e in rec.of(ev.PlaybackStopped) if e.reason == "barge_in"]
+    assert stops == [1, 2]  # the repeated question stops the re-prompt like any reply
+    assert len(rec.of(ev.ReplyStarted)) == 2  # and is answered
+
+
+def test_an_utterance_without_words_that_stopped_nothing_still_gets_no_reply():
+    loop, rec = make_loop([(0.1, SPEECH), (1.0, TENTATIVE), (1.3, END)], 2.0, asr=FakeASR(dropped="low_confidence"))
+    assert loop.run_until_done(timeout=20) == []
+    assert not rec.of(ev.NotUnderstood) and not loop.sink.played  # a cough or a door gets no re-prompt
 
 
 def test_hung_answerer_is_abandoned_for_the_fallback():

@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 
 from avatar import cli, config
+from avatar import events as ev
 from avatar.frames import SAMPLE_RATE
 from avatar.bench import soak
-from avatar.bench.soak import Bounds, EchoPath, TurnRecord, plan_turns, summarize
+from avatar.bench.soak import Bounds, EchoPath, TurnPlan, TurnRecord, plan_turns, summarize
 
 
 def _records(n, rss=lambda i: 500.0, threads=lambda i: 12, fds=lambda i: 16, v2v=lambda i: 800.0):
@@ -107,3 +108,27 @@ def test_a_time_budget_ends_the_soak_with_a_report_of_the_turns_done():
     assert r["turns_done"] == 1 and r["turns"] == 5
     assert r["stopped"].startswith("time budget") and "after 1 turns" in r["stopped"]
     assert "stopped early" in soak.format_report(r)
+
+
+def _barge_in_turn(events):
+    from avatar.bench.soak import _record
+
+    plan = TurnPlan(7, "barge_in", "q.wav", "en", np.zeros(160, np.int16), overlay=np.zeros(160, np.int16))
+    return _record(plan, {"events": events, "timed_out": False, "wall_s": 1.0})
+
+
+def test_an_interruption_answered_after_a_reply_cut_mid_synthesis_is_not_a_miss():
+    # the first reply was stopped before its last clause was synthesized, so only the interruption's
+    # reply records TurnMetrics: one set of metrics, yet the interruption was answered
+    events = [ev.PlaybackStarted(1.0, turn=1), ev.PlaybackStopped(2.0, turn=1, reason="barge_in"),
+              ev.PlaybackStarted(3.0, turn=2), ev.TurnMetrics(3.1, turn=2, voice_to_voice_ms=500.0)]
+    rec = _barge_in_turn(events)
+    assert rec.answered_after_stop and not rec.miss
+
+
+def test_an_interruption_with_no_reply_after_the_stop_is_a_miss_and_says_if_it_was_asked_again():
+    stopped = [ev.PlaybackStarted(1.0, turn=1), ev.TurnMetrics(1.1, turn=1, voice_to_voice_ms=500.0),
+               ev.PlaybackStopped(2.0, turn=1, reason="barge_in")]
+    assert _barge_in_turn(stopped).miss == "the interruption was not answered"
+    asked = _barge_in_turn(stopped + [ev.NotUnderstood(3.0, turn=2, text="Sorry?", lang="en")])
+    assert asked.asked_again == 1 and "asked again" in asked.miss

@@ -149,15 +149,23 @@ def _record(plan: TurnPlan, seen: dict) -> TurnRecord:
     if metrics:
         rec.voice_to_voice_ms = round(metrics[0].voice_to_voice_ms, 1)
         rec.later_v2v_ms = [round(m.voice_to_voice_ms, 1) for m in metrics[1:]]
-    rec.barge_in_stops = sum(isinstance(e, ev.PlaybackStopped) and e.reason == "barge_in" for e in events)
+    stops = [e for e in events if isinstance(e, ev.PlaybackStopped) and e.reason == "barge_in"]
+    rec.barge_in_stops = len(stops)
+    # answered: a reply of a later turn started after the stop. Not TurnMetrics: a reply cut while its
+    # later clauses were still being synthesized never records any, so counting them took an answered
+    # interruption for an unanswered one
+    rec.answered_after_stop = bool(stops) and any(isinstance(e, ev.PlaybackStarted) and e.turn > stops[0].turn
+                                                  for e in events)
+    rec.asked_again = sum(isinstance(e, ev.NotUnderstood) for e in events)
     rec.transcripts = [e.text for e in events if isinstance(e, ev.FinalTranscript) and e.text]
     rec.stage_errors = [e.stage for e in events if isinstance(e, ev.StageError)]
     if plan.kind == "question" and not rec.replies:
         rec.miss = "no reply"
     elif plan.kind == "barge_in" and not rec.barge_in_stops:
         rec.miss = "the interruption did not stop the reply"
-    elif plan.kind == "barge_in" and rec.replies < 2:
-        rec.miss = "the interruption was not answered"
+    elif plan.kind == "barge_in" and not rec.answered_after_stop:
+        rec.miss = ("the interruption's words were not recognised (asked again)" if rec.asked_again
+                    else "the interruption was not answered")
     elif plan.kind == "backchannel" and rec.barge_in_stops:
         rec.miss = "a backchannel stopped the reply"
     elif plan.kind == "bad" and plan.clip in PHANTOM_KINDS and rec.replies:

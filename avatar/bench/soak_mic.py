@@ -75,7 +75,7 @@ class SoakMicrophone:
 
     def observe(self, event: ev.Event) -> None:
         if isinstance(event, (ev.TurnMetrics, ev.PlaybackStarted, ev.PlaybackStopped, ev.StageError,
-                              ev.FinalTranscript, ev.VisitorLeft)):
+                              ev.FinalTranscript, ev.VisitorLeft, ev.NotUnderstood)):
             with self._events_lock:
                 self.events.append(event)
 

@@ -38,6 +38,8 @@ class TurnRecord:
     voice_to_voice_ms: float | None = None
     later_v2v_ms: list[float] = field(default_factory=list)  # replies after the first (an interruption's)
     barge_in_stops: int = 0
+    answered_after_stop: bool = False  # a reply to what stopped the reply started (its own turn)
+    asked_again: int = 0         # the avatar found no words in what stopped the reply and asked again
     pauses: int = 0              # replies paused at a voice onset this turn (then stopped or resumed)
     transcripts: list[str] = field(default_factory=list)
     stage_errors: list[str] = field(default_factory=list)
@@ -95,7 +97,9 @@ def summarize(records: list[TurnRecord], bounds: Bounds, logged_errors: int, wal
     over = [r for r in records if r.kind in ("barge_in", "backchannel")]
     out["over_reply"] = {  # what was said over the reply: did an onset pause it, did it stop
         f"{r_kind}/{name}": {"turns": len(rs), "paused": sum(r.pauses > 0 for r in rs),
-                             "stopped": sum(r.barge_in_stops > 0 for r in rs), "missed": sum(bool(r.miss) for r in rs)}
+                             "stopped": sum(r.barge_in_stops > 0 for r in rs),
+                             "answered": sum(r.answered_after_stop for r in rs),
+                             "asked_again": sum(r.asked_again > 0 for r in rs), "missed": sum(bool(r.miss) for r in rs)}
         for r_kind, name in sorted({(r.kind, r.overlay) for r in over})
         for rs in [[r for r in over if (r.kind, r.overlay) == (r_kind, name)]]}
     for key in ("threads", "fds", "spans"):

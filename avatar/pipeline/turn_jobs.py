@@ -34,6 +34,7 @@ class TurnJob:
     thread: threading.Thread | None = None
     commit: Commit | None = None  # incremental recognition: the words confirmed when the job started
     asr_info: dict = field(default_factory=dict)  # how its final transcript was made (path, fallback, ...)
+    barge_in: bool = False  # its utterance stopped a reply: the visitor took the floor and must hear back
 
 
 class TurnJobs:
@@ -45,14 +46,14 @@ class TurnJobs:
         self._jobs: list[TurnJob] = []
 
     def start(self, audio: np.ndarray, speech_end: float, speculative: bool, commit: Commit | None,
-              run: Callable[[TurnJob], None]) -> TurnJob:
+              run: Callable[[TurnJob], None], barge_in: bool = False) -> TurnJob:
         """A new job for the utterance so far, on its own thread (`run(job)`); an unconfirmed older
         one is superseded."""
         old = self.pending
         if old is not None and not old.confirmed.is_set():
             old.token.cancel("superseded")
         job = TurnJob(id=self._next_turn, audio=audio, speech_end=speech_end, started=now(), speculative=speculative,
-                      commit=commit)
+                      commit=commit, barge_in=barge_in)
         self._next_turn += 1
         if not speculative:
             job.confirmed.set()
@@ -82,11 +83,6 @@ class TurnJobs:
         job.confirmed.set()
         self.active = job
         return job
-
-    def hear(self, job: TurnJob) -> None:
-        """`job` is what the visitor hears now (its reply or apology starts)."""
-        with self.lock:
-            self.active = job
 
     def reply_in_progress(self) -> bool:
         job = self.active

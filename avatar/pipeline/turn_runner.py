@@ -54,7 +54,7 @@ class TurnRunner:
         self.tracer = tracer
         self.emit = emit
         self.stopping = stopping
-        self._apology_audio: dict[str, list] = {}
+        self._fixed_audio: dict[tuple[str, str], list] = {}  # (what, lang) -> the apology's or re-prompt's audio
 
     def run(self, job: TurnJob) -> None:
         stage = "asr"
@@ -62,6 +62,8 @@ class TurnRunner:
         try:
             tr = self._transcribe(job)
             if tr is None:
+                if job.barge_in:  # the visitor stopped the reply to say something: silence is no answer
+                    self._ask_again(job, lang)
                 return
             lang = self._reply_lang(tr.lang)
             stage = "answer"
@@ -215,25 +217,46 @@ class TurnRunner:
 
     def _apologize(self, job: TurnJob, stage: str, lang: str) -> None:
         """A short spoken apology in the visitor's language (the end of their turn is confirmed)."""
-        text = apology_text(lang)
+        text = spoken_text("error.apology", lang)
         self.tracer.instant("apology", turn=job.id, stage=stage, lang=lang)
         self.emit(ev.Apology(now(), turn=job.id, stage=stage, text=text, lang=lang))
-        chunks = self._apology_audio.get(lang)
+        self._say(job, "apology", text, lang, stage=stage)
+
+    def _ask_again(self, job: TurnJob, lang: str) -> None:
+        """The visitor's utterance stopped the reply, but no words were recognised in it: rather than
+        leave them waiting in silence, the avatar asks them to say it again (once their turn has
+        ended; a speculative turn the visitor resumed is cancelled instead)."""
+        while not job.confirmed.wait(0.005):
+            if job.token.cancelled or self.stopping.is_set():
+                return
+        if job.token.cancelled:
+            return
+        text = spoken_text("conversation.not_understood", lang)
+        self.tracer.instant("not_understood", turn=job.id, lang=lang)
+        self.emit(ev.NotUnderstood(now(), turn=job.id, text=text, lang=lang))
+        self._say(job, "not_understood", text, lang)
+
+    def _say(self, job: TurnJob, what: str, text: str, lang: str, stage: str = "") -> None:
+        """Speak a short fixed line (synthesized once per language, a fresh voice if the old one hung,
+        then replayed); if it cannot be spoken the banner still tells the visitor."""
+        chunks = self._fixed_audio.get((what, lang))
         try:
-            if chunks is None:  # synthesized once (a fresh voice if the old one hung), then replayed
+            if chunks is None:
                 limit = min(self.stages.timeout_s, 1.5)
                 chunks = self.stages.tts.call(lambda tts: list(tts.synthesize(text, lang)), job.token, timeout_s=limit)
                 for chunk in chunks:
                     check_chunk(chunk)
-                self._apology_audio[lang] = chunks
-            self.jobs.hear(job)
+                self._fixed_audio[(what, lang)] = chunks
+            self.floor.reply_starts(job)  # heard like a reply: the visitor can talk over it (barge-in afresh)
             for chunk in chunks:
                 self._play(job, chunk)
+            while self.stages.sink.playing and not job.token.cancelled:  # it plays out (barge-in cancels)
+                job.token.wait(0.02)
         except Cancelled:
             pass
         except Exception as exc:  # the banner still tells the visitor
-            log.warning("the apology could not be spoken: %s", exc)
-            self.tracer.instant("apology_silent", turn=job.id, stage=stage, error=type(exc).__name__)
+            log.warning("the %s could not be spoken: %s", what, exc)
+            self.tracer.instant(f"{what}_silent", turn=job.id, stage=stage, error=type(exc).__name__)
 
 
 def asr_record(tr: Any, job: TurnJob) -> dict:
@@ -246,13 +269,18 @@ def asr_record(tr: Any, job: TurnJob) -> dict:
             "speech_s": round(len(job.audio) / 16000, 2)}
 
 
-def apology_text(lang: str) -> str:
+_FALLBACK_TEXT = {"error.apology": "Sorry, something went wrong. Please ask again.",
+                  "conversation.not_understood": "Sorry, I didn't catch that. Please say it again."}
+
+
+def spoken_text(key: str, lang: str) -> str:
+    """A fixed line the avatar says (the locale's `key`), in English if the locale is broken."""
     try:
         from avatar.ui.strings import load_strings
 
-        return load_strings(lang).get("error.apology")
+        return load_strings(lang).get(key)
     except Exception:  # a broken locale must not turn an apology into a crash
-        return "Sorry, something went wrong. Please ask again."
+        return _FALLBACK_TEXT[key]
 
 
 def join_chunks(chunks: list) -> Any:

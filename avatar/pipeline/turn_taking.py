@@ -32,7 +32,7 @@ class HeardWords(Protocol):
 
 class TurnTaking:
     def __init__(self, cfg, endpointer: Endpointer, jobs: TurnJobs, heard: HeardWords, turn_log: TurnLog, *,
-                 start_turn: Callable[[float, bool], TurnJob], sink: Callable[[], object],
+                 start_turn: Callable[[float, bool, bool], TurnJob], sink: Callable[[], object],
                  clock: Callable[[float], float], echo_canceller: EchoCanceller | None = None,
                  hesitation: Callable[[str], float | None] | None = None,
                  backchannel: Callable[[float, str], bool] | None = None, tracer: Tracer,
@@ -43,7 +43,7 @@ class TurnTaking:
         self.lock = jobs.lock
         self.heard = heard
         self.log = turn_log
-        self.start_turn = start_turn  # (speech end, stream time; speculative) -> the new job
+        self.start_turn = start_turn  # (speech end, stream time; speculative; stopped a reply) -> the new job
         self.sink = sink  # the sink in use now (a hung one is replaced)
         self.clock = clock  # stream time -> clock time
         self.echo_canceller = echo_canceller
@@ -71,7 +71,7 @@ class TurnTaking:
                     return False  # a backchannel over the reply: no turn, no event
                 self.adapt_end_wait(self.heard.text)
                 if self.pipeline.speculative:
-                    self.start_turn(event.audio_t, True)
+                    self.start_turn(event.audio_t, True, self._barged)
             elif isinstance(event, ev.Resumed):
                 self._voiced = True
                 job = self.jobs.discard_speculation()
@@ -98,7 +98,7 @@ class TurnTaking:
             if action != STOP:
                 return False  # a backchannel over the reply: it goes on, no turn
         if self.jobs.confirm() is None:
-            self.jobs.active = self.start_turn(audio_t, False)
+            self.jobs.active = self.start_turn(audio_t, False, self._barged)
         return True
 
     def adapt_end_wait(self, text: str) -> None:
@@ -138,7 +138,8 @@ class TurnTaking:
         self._apply(action)
 
     def reply_starts(self, job: TurnJob) -> None:
-        """The first clause of `job`'s reply is about to play: barge-in starts afresh for it."""
+        """The first clause of `job`'s reply (or its apology, its request to say it again) is about to
+        play: barge-in starts afresh for it."""
         with self.lock:
             self.jobs.active = job
             self._barge.reset()

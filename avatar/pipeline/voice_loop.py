@@ -221,10 +221,10 @@ class VoiceLoop:
     def _clock(self, audio_t: float) -> float:
         return audio_t + (self.audio_offset or 0.0)
 
-    def _start_turn(self, speech_end_audio_t: float, speculative: bool) -> TurnJob:
+    def _start_turn(self, speech_end_audio_t: float, speculative: bool, barge_in: bool = False) -> TurnJob:
         commit = self._partials.final_starts()
         return self._jobs.start(self.endpointer.utterance(), self._clock(speech_end_audio_t), speculative, commit,
-                                self._runner.run)
+                                self._runner.run, barge_in=barge_in)
 
     def _prior(self) -> str | None:
         """The recognizer's prior language for the next utterance (None for a new visitor)."""

@@ -304,7 +304,7 @@ class KioskWindow(KioskLayout, QWidget):
             self.debug_panel.update_stats(self.hud_model.run_stages)
         elif isinstance(e, ev.StageError):
             self._stage_error(e)
-        elif isinstance(e, ev.Apology):  # the lost turn's reply: what the avatar says about it
+        elif isinstance(e, (ev.Apology, ev.NotUnderstood)):  # what the avatar says instead of a reply
             self._show_conversation()
             self.subtitles.set_reply(e.text)
         elif isinstance(e, ev.LanguageChanged):
