@@ -153,3 +153,14 @@ def test_a_corrupt_piper_voice_is_a_clear_model_error(cfg, tmp_path, monkeypatch
     with pytest.raises(ModelError) as err:
         next(Synthesizer(cfg.tts).synthesize("Hallo.", "de"))
     assert "de_DE-broken-medium.onnx" in err.value.message and err.value.hint
+
+
+def test_the_piper_voice_runs_without_a_memory_arena_that_only_grows(cfg):
+    """onnxruntime's arena keeps the memory of the longest piece ever spoken for good (issue 13):
+    the voice's session is opened without it, so freed audio buffers go back to the system."""
+    from avatar.tts.piper_engine import PiperEngine
+
+    engine = PiperEngine(choose_voice(cfg.tts, "en"))
+    assert engine.voice.session.get_session_options().enable_cpu_mem_arena is False
+    pcm, _ = engine.synthesize("The café is on the ground floor.")
+    assert len(pcm) > 0 and np.abs(pcm).max() > 0

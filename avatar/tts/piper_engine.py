@@ -102,5 +102,10 @@ def _open_voice(model: Path, config: Path, alignments: bool, threads: int):
     if threads > 0:
         options.intra_op_num_threads = threads
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    # No memory arena: onnxruntime's arena grows to the longest piece ever synthesized and never
+    # gives it back (one English voice: 306 -> 959 MB over 400 pieces; without it 279 -> 213 MB),
+    # which is most of the kiosk's growth over a day. It costs ~1.5% on a first breath and ~10% on a
+    # long clause, which is synthesized while the one before it plays (docs/PERF.md, issue 13).
+    options.enable_cpu_mem_arena = False
     session = onnxruntime.InferenceSession(model_or_bytes, sess_options=options, providers=["CPUExecutionProvider"])
     return PiperVoice(config=PiperConfig.from_dict(json.loads(config.read_text(encoding="utf-8"))), session=session)
