@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 _LOADED: dict[tuple, object] = {}  # (model path, alignments, threads) -> PiperVoice: loaded once per process
 _SPLIT: dict[tuple, object] = {}   # (model path, threads) -> StreamingVoice, or the GraphSplitError that stopped it
 _LOAD_LOCK = threading.Lock()
-_PEAK = 0.85  # streamed audio cannot be peak-normalised per sentence (the peak comes last): one gain per voice
+_PEAK = 1.0  # streamed audio cannot be peak-normalised per sentence (its peak comes last): one gain per voice, piper's for the calibration sentence
 
 
 class PiperEngine:
