@@ -116,11 +116,12 @@ def test_stream_off_speaks_whole_clauses(cfg):
     assert all(c.part == 0 for c in tts.synthesize(LONG, "en"))
 
 
-def test_streamed_clause_comes_in_pieces_with_its_text_once(cfg):
+def test_streamed_clause_comes_in_pieces_with_its_text_once_and_is_not_cut(cfg):
     tts = Synthesizer(cfg.tts)
+    assert tts.first_breath_chars and len(LONG) > tts.first_breath_chars
     chunks = list(tts.synthesize(LONG, "en"))
-    assert len(chunks) > 2 and any(c.part for c in chunks)
-    assert " ".join(c.text for c in chunks if c.text) == LONG  # the first-breath head, then the rest
+    assert len(chunks) > 2 and all(c.part for c in chunks[1:])
+    assert chunks[0].text == LONG  # the whole sentence as one clause: the first breath is the fallback
 
 
 @pytest.mark.parametrize("breath", [None, 0.06])

@@ -48,7 +48,8 @@ REPLIES_EN = [
 
 def first_breath(cfg, repeats: int) -> None:
     """A long first clause whole vs. cut at a phrase boundary (tts.first_breath_chars), interleaved."""
-    variants = {n: Synthesizer(cfg.with_overrides({"tts.first_breath_chars": n, "tts.cache_clauses": 0}).tts, Tracer())
+    variants = {n: Synthesizer(cfg.with_overrides({"tts.first_breath_chars": n, "tts.cache_clauses": 0,
+                                                   "tts.stream": False}).tts, Tracer())  # the cut is the fallback
                 for n in (0, int(cfg.tts.first_breath_chars) or 32)}
     for tts in variants.values():
         tts.warmup(["en"])
@@ -138,10 +139,11 @@ def stream_vs_whole(cfg, repeats: int) -> None:
     from avatar.tts.piper_stream import snr_db
     from avatar.tts.speech_text import speakable as spoken_form
 
-    setups = [(f"{label}, first breath {'on' if breath else 'off'}",
-               Synthesizer(cfg.with_overrides({"tts.stream": on, "tts.cache_clauses": 0,
-                                                "tts.first_breath_chars": breath}).tts, Tracer()))
-              for breath in (int(cfg.tts.first_breath_chars) or 32, 0) for on, label in ((True, "streamed"), (False, "whole"))]
+    breath = int(cfg.tts.first_breath_chars) or 32
+    setups = [(label, Synthesizer(cfg.with_overrides({"tts.stream": on, "tts.cache_clauses": 0,
+                                                       "tts.first_breath_chars": cut}).tts, Tracer()))
+              for label, on, cut in (("streamed", True, breath), ("whole, first breath cut", False, breath),
+                                     ("whole, first clause whole", False, 0))]
     for _, tts in setups:
         tts.warmup(["en"])
     engine = setups[0][1]._engine("en")
@@ -198,6 +200,6 @@ def stream_vs_whole(cfg, repeats: int) -> None:
     at_joins = [int(steps[max(0, j - 3):j + 3].max()) for j in ends if j + 3 < len(steps)]
     print(f"  joins of '{REPLIES_EN[0][:40]}...' ({len(chunks)} pieces, 16 kHz as played): largest sample step "
           f"at a join {max(at_joins)}, 99.9th percentile step elsewhere {np.percentile(steps, 99.9):.0f}")
-    whole = np.concatenate([c.pcm for c in list(setups[1][1].synthesize(REPLIES_EN[0], "en"))])
+    whole = np.concatenate([c.pcm for c in list(setups[2][1].synthesize(REPLIES_EN[0], "en"))])
     print(f"  streamed {_stats(np.concatenate([c.pcm for c in chunks]))}")
     print(f"  whole    {_stats(whole)}")

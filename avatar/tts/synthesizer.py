@@ -141,7 +141,8 @@ class Synthesizer:
 
     def _first_breath(self, clauses: Iterable[str], lang: str) -> Iterator[tuple[str, bool]]:
         """(clause, is a first-breath head): a long first clause of a slow voice is cut once more at
-        a phrase boundary (tts.first_breath_chars), so the visitor hears the reply sooner."""
+        a phrase boundary (tts.first_breath_chars), so the visitor hears the reply sooner. The
+        fallback for a piper voice that does not stream (tts.stream = false, or a graph that cannot be cut)."""
         first = True
         for clause in clauses:
             cut = first_breath(clause, lang, self.first_breath_chars) if first and self._slow(lang) else None
@@ -153,8 +154,12 @@ class Synthesizer:
                 yield clause, False
 
     def _slow(self, lang: str) -> bool:
-        """Whether the voice takes long enough per character for a shorter first clause to matter."""
-        return self.voice_for(lang).engine != ESPEAK
+        """Whether the visitor would wait for a whole first clause: a piper voice spoken whole. A
+        streaming piper voice starts any clause within one short window (the cut would only add a
+        pause and a falling tone mid-sentence); espeak-ng is fast whatever the length."""
+        if self.voice_for(lang).engine == ESPEAK:
+            return False
+        return getattr(self._engine(lang), "streamer", None) is None
 
     def synthesize_clause(self, clause: str, lang: str, breath: bool = False) -> SpeechChunk:
         """The clause as one chunk (its streamed pieces joined)."""
