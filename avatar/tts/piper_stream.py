@@ -13,7 +13,7 @@ reproduce its whole synthesis raises GraphSplitError and is spoken whole, as bef
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterator
 
 import numpy as np
@@ -26,7 +26,7 @@ DECODER_CONTEXT = 12  # frames: HiFi-GAN's reach (measured: 67 dB at 8, 125 dB a
 GROWTH = 4            # each window this many times the last: few windows (each costs its context twice), and
                       # each is ready before the audio before it has played (~13x real time here, 4x under load)
 MIN_SNR_DB = 60.0     # the load-time check: windows vs whole decode of the same frames
-CALIBRATION_TEXT = "Welcome to the museum, how can I help you today?"
+CALIBRATION_TEXT = "Hello, welcome to the museum."  # three windows: enough to see a context that falls short
 
 
 class GraphSplitError(RuntimeError):
@@ -47,8 +47,6 @@ class VoiceParts:
 
 def split_voice(model) -> VoiceParts:
     """Cut a piper voice (onnx.ModelProto) before the flow and before the decoder."""
-    from onnx.utils import Extractor
-
     graph = model.graph
     produced_by = {out: node for node in graph.node for out in node.output}
     consumers: dict[str, list] = {}
@@ -70,15 +68,40 @@ def split_voice(model) -> VoiceParts:
         raise GraphSplitError("the decoder reads more than the latent frames")
     ceils = [node.output[0] for node in graph.node if node.op_type == "Ceil"]
     durations = ceils[0] if len(ceils) == 1 else None
-    try:
-        extractor = Extractor(model)
-        front = extractor.extract_model(inputs, [latent, mask] + ([durations] if durations else []))
-        flow = extractor.extract_model([latent, mask], [frames])
-        decoder = extractor.extract_model([frames], [output])
-    except Exception as exc:  # onnx's checker refuses a sub-graph: no clean cut
-        raise GraphSplitError(f"cannot extract the sub-graphs: {exc}") from None
-    return VoiceParts(front.SerializeToString(), flow.SerializeToString(), decoder.SerializeToString(),
-                      latent, mask, frames, durations)
+    front = _extract(model, produced_by, inputs, [latent, mask] + ([durations] if durations else []))
+    flow = _extract(model, produced_by, [latent, mask], [frames])
+    decoder = _extract(model, produced_by, [frames], [output])
+    return VoiceParts(front, flow, decoder, latent, mask, frames, durations)
+
+
+def _extract(model, produced_by, inputs: list[str], outputs: list[str]) -> bytes:
+    """The sub-graph that computes `outputs` from `inputs` (serialized). Like onnx.utils.Extractor,
+    without its shape inference of the whole voice (a third of a second here)."""
+    from onnx import TensorProto, helper
+
+    graph = model.graph
+    needed, stack, stop = set(), list(outputs), set(inputs)
+    while stack:
+        name = stack.pop()
+        if name in stop or not name:
+            continue
+        node = produced_by.get(name)
+        if node is None:
+            continue  # an initializer, or a graph input
+        if id(node) not in needed:
+            needed.add(id(node))
+            stack.extend(node.input)
+    nodes = [node for node in graph.node if id(node) in needed]
+    used = {name for node in nodes for name in node.input}
+    loose = used - stop - {o for node in nodes for o in node.output} - {i.name for i in graph.initializer} - {""}
+    if loose:
+        raise GraphSplitError(f"the sub-graph for {outputs} also needs {sorted(loose)}")
+    known = {v.name: v for v in list(graph.input) + list(graph.output) + list(graph.value_info)}
+    typed = lambda name: known.get(name) or helper.make_tensor_value_info(name, TensorProto.FLOAT, None)  # noqa: E731
+    sub = helper.make_graph(nodes, "piper-part", [typed(n) for n in inputs], [typed(n) for n in outputs],
+                            [i for i in graph.initializer if i.name in used])
+    part = helper.make_model(sub, opset_imports=model.opset_import, ir_version=model.ir_version)
+    return part.SerializeToString()
 
 
 def _noisy_latent(graph, consumers) -> str:
@@ -141,7 +164,7 @@ class StreamingVoice:
     """The three sessions of one piper voice; `sentence(ids, scales)` yields its audio window by window."""
 
     def __init__(self, parts: VoiceParts, make_session, hop: int) -> None:
-        self.parts = parts
+        self.parts = replace(parts, front=b"", flow=b"", decoder=b"")  # the tensor names; the sessions hold the weights
         self.hop = hop
         self.gain = 1.0  # set from the calibration sentence's peak (piper_engine)
         self._front = make_session(parts.front)
