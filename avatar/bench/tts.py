@@ -153,21 +153,28 @@ def stream_vs_whole(cfg, repeats: int) -> None:
     first = {label: [] for label, _ in setups}
     total = {label: [] for label, _ in setups}
     pieces = {label: [] for label, _ in setups}
+    margins = {label: [] for label, _ in setups}  # how long before it was due each later piece was ready
     for _ in range(repeats):  # interleaved: the shared machine's load hits every variant alike
         for text in REPLIES_EN:
             for label, tts in setups:
                 t0 = now()
-                chunks = tts.synthesize(text, "en")
-                head = next(chunks)
-                first[label].append((now() - t0) * 1000)
-                rest = list(chunks)
-                total[label].append((now() - t0) * 1000)
-                pieces[label].append(1 + len(rest))
+                ready, due = [], None
+                for chunk in tts.synthesize(text, "en"):
+                    t = now()
+                    due = t if due is None else due  # played from the first piece on, without a gap
+                    ready.append((t, due))
+                    due = max(due, t) + chunk.duration_s
+                first[label].append((ready[0][0] - t0) * 1000)
+                total[label].append((ready[-1][0] - t0) * 1000)
+                pieces[label].append(len(ready))
+                margins[label] += [(d - t) * 1000 for t, d in ready[1:]]
     print(f"piper {engine.info.name}: {len(REPLIES_EN)} English replies x {repeats}, interleaved (ms)")
     for label, _ in setups:
         print(f"  {label:30s} first audio median {statistics.median(first[label]):6.1f}  p90 "
               f"{percentile(first[label], 90):6.1f}   whole reply median {statistics.median(total[label]):6.1f}  "
-              f"p90 {percentile(total[label], 90):6.1f}   pieces {statistics.median(pieces[label]):.0f}")
+              f"p90 {percentile(total[label], 90):6.1f}   pieces {statistics.median(pieces[label]):.0f}   "
+              f"later pieces ready before due: {sum(m >= 0 for m in margins[label])}/{len(margins[label])}, "
+              f"least margin {min(margins[label], default=0):.0f} ms")
     # correctness: every clause of the replies, windows vs the whole decode of the same frames
     snrs, corrs, level = [], [], []
     from avatar.tts.clause_splitter import split_clauses
