@@ -24,7 +24,7 @@ FLOW_CONTEXT = 24     # frames: 4 coupling layers of 4 WaveNet convolutions of w
                       # windows match the whole to ~130 dB (measured on en_US-joe-medium), 16 gave 79 dB
 DECODER_CONTEXT = 12  # frames: HiFi-GAN's reach (measured: 67 dB at 8, 125 dB at 12, float-exact from 16)
 GROWTH = 4            # each window this many times the last: few windows (each costs its context twice), and
-                      # each is ready before the audio before it has played (~13x real time here, 4x under load)
+                      # each is ready before the audio before it has played (flow + decoder: ~13x real time here)
 MIN_SNR_DB = 60.0     # the load-time check: windows vs whole decode of the same frames
 CALIBRATION_TEXT = "Hello, welcome to the museum."  # three windows: enough to see a context that falls short
 
