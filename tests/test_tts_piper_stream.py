@@ -81,7 +81,9 @@ def test_windows_cover_every_frame_once_and_grow():
         assert spans[0][0] == 0 and spans[-1][1] == total
         assert all(a[1] == b[0] for a, b in zip(spans, spans[1:]))
         sizes = [e - s for s, e in spans]
-        assert all(b >= a for a, b in zip(sizes, sizes[1:]))
+        assert all(b >= a for a, b in zip(sizes, sizes[1:])), sizes
+        # each window but the last holds at most twice the audio before it: ready before that has played
+        assert all(e - s <= 2 * s for s, e in spans[1:-1])
 
 
 def test_a_graph_without_a_vits_latent_cannot_be_cut():
@@ -155,7 +157,9 @@ def test_queued_pieces_resample_to_the_samples_of_the_whole_with_no_click(engine
         out.append(block[:got])
     played = np.concatenate(out).astype(np.float64)
     whole = to_pcm_16k(np.concatenate(pieces), engine.sample_rate).astype(np.float64)
-    assert played.shape == whole.shape
-    assert np.max(np.abs(played - whole)) <= 2  # int16 rounding at most
+    assert abs(len(played) - len(whole)) <= 1  # the stream rounds the length once, not per piece
+    n = min(len(played), len(whole))
+    assert np.max(np.abs(played[:n] - whole[:n])) <= 2  # int16 rounding at most
     alone = np.concatenate([to_pcm_16k(p, engine.sample_rate) for p in pieces]).astype(np.float64)
-    assert snr_db(whole, alone[:len(whole)]) < 40  # what resampling each piece alone would have done
+    n = min(n, len(alone))
+    assert snr_db(whole[:n], alone[:n]) < 40  # what resampling each piece alone would have done

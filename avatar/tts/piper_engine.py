@@ -79,7 +79,10 @@ class PiperEngine:
                 latent, mask, durations = self.streamer.front(ids, self._scales(), self._speaker())
             duration = latent.shape[2] * self.streamer.hop / self.sample_rate
             track = self._stream_visemes(phonemes, ids, durations, duration)
-            windows = self.streamer.stream(latent, mask, self._first_frames)
+            # the first window holds stream_first_ms of speech: the voice's leading silence (BOS and its
+            # pad) is trimmed away, and the next window must be ready before the speech has played
+            lead = int(np.sum(durations[:2])) if durations is not None and offset == 0 else 0
+            windows = self.streamer.stream(latent, mask, self._first_frames + lead)
             while True:
                 with self._lock:
                     audio = next(windows, None)

@@ -23,8 +23,9 @@ log = logging.getLogger(__name__)
 FLOW_CONTEXT = 24     # frames: 4 coupling layers of 4 WaveNet convolutions of width 5 reach 32; from 24 on the
                       # windows match the whole to ~130 dB (measured on en_US-joe-medium), 16 gave 79 dB
 DECODER_CONTEXT = 12  # frames: HiFi-GAN's reach (measured: 67 dB at 8, 125 dB at 12, float-exact from 16)
-GROWTH = 4            # each window this many times the last: few windows (each costs its context twice), and
-                      # each is ready before the audio before it has played (flow + decoder: ~13x real time here)
+AHEAD = 2             # each window holds this many times the audio before it: it is ready before that audio has
+                      # played (flow + decoder run ~13x real time here: a 6x margin for the second window, more
+                      # later), and the windows stay few (each decodes its context twice)
 MIN_SNR_DB = 60.0     # the load-time check: windows vs whole decode of the same frames
 CALIBRATION_TEXT = "Hello, welcome to the museum."  # three windows: enough to see a context that falls short
 
@@ -150,14 +151,14 @@ def _frontier(graph, produced_by, cut: str, output: str) -> set[str]:
 
 
 def windows(total: int, first: int) -> Iterator[tuple[int, int]]:
-    """[start, end) frame ranges: `first` frames, then each GROWTH times the last, to `total`."""
+    """[start, end) frame ranges: `first` frames, then each AHEAD times all frames before it, to `total`."""
     start, size = 0, max(1, first)
     while start < total:
         end = min(total, start + size)
         if total - end < size:  # a short tail joins the window before it
             end = total
         yield start, end
-        start, size = end, size * GROWTH
+        start, size = end, end * AHEAD
 
 
 class StreamingVoice:
@@ -195,8 +196,8 @@ class StreamingVoice:
         spans = list(windows(total, first))
         for i, (start, end) in enumerate(spans):
             lo, hi = max(0, start - DECODER_CONTEXT), min(total, end + DECODER_CONTEXT)
-            if exact_until < hi:  # after the first window (kept short), the flow runs for two windows at once
-                ahead = min(total, spans[i + 1][1] + DECODER_CONTEXT) if 0 < i < len(spans) - 1 else hi
+            if exact_until < hi:  # from the third window on, the flow runs for two windows at once (half the runs)
+                ahead = min(total, spans[i + 1][1] + DECODER_CONTEXT) if 1 < i < len(spans) - 1 else hi
                 a = max(0, exact_until - FLOW_CONTEXT)
                 b = min(total, ahead + FLOW_CONTEXT)
                 out = self._flow.run(None, {self.parts.latent: latent[:, :, a:b], self.parts.mask: mask[:, :, a:b]})[0]
