@@ -54,6 +54,7 @@ _RANGES: dict[str, tuple[float, float]] = {
     "asr.incremental_interval_ms": (50, 5000),
     "asr.incremental_right_context_ms": (0, 5000),
     "asr.incremental_overlap_ms": (0, 5000),
+    "tts.stream_first_ms": (20, 1000),
 }
 # Numbers where 0 means nothing sensible (a zero timeout, an empty beam); "section.*" = every key.
 _POSITIVE = {

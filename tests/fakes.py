@@ -103,6 +103,7 @@ class Chunk:
     sample_rate: int
     text: str
     visemes: list = field(default_factory=list)
+    part: int = 0
 
 
 class FakeTTS:
@@ -114,6 +115,17 @@ class FakeTTS:
             time.sleep(0.005)
             yield Chunk(np.full(int(22050 * self.clause_seconds), 1000, np.int16), 22050, f"{text} [{i}]",
                         [(0.0, 0.1, "A")])
+
+
+class PiecesTTS(FakeTTS):
+    """Each clause streamed in three pieces (a piper voice with tts.stream): text on the first only."""
+
+    def synthesize(self, text, lang, cancel=None):
+        for i in range(self.clauses):
+            for part in range(3):
+                time.sleep(0.002)
+                yield Chunk(np.full(int(22050 * self.clause_seconds / 3), 1000, np.int16), 22050,
+                            f"{text} [{i}]" if part == 0 else "", [(0.0, 0.05, "A")], part)
 
 
 class FakeSink:

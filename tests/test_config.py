@@ -31,6 +31,9 @@ def test_user_file_env_and_flags_override_in_order(tmp_path):
     ("asr.incremental_interval_ms=60000", "asr.incremental_interval_ms"),
     ("asr.incremental_overlap_ms=-1", "asr.incremental_overlap_ms"),
     ("asr.incremental_right_context_ms=9000", "asr.incremental_right_context_ms"),
+    ("tts.stream=maybe", "tts.stream"),
+    ("tts.stream_first_ms=5", "tts.stream_first_ms"),
+    ("tts.stream_first_ms=fast", "tts.stream_first_ms"),
 ])
 def test_invalid_values_name_the_key(setting, message):
     with pytest.raises(ConfigError) as err:

@@ -9,7 +9,7 @@ from avatar.trace import Tracer
 from avatar.pipeline.voice_loop import VoiceLoop
 from avatar.ui.strings import load_strings
 
-from fakes import (END, RESUMED, SPEECH, TENTATIVE, FakeASR, FakeAnswerer, FakeSink, FakeTTS, Recorder,
+from fakes import (END, RESUMED, SPEECH, TENTATIVE, FakeASR, FakeAnswerer, FakeSink, FakeTTS, PiecesTTS, Recorder,
                    ScriptedEndpointer, ScriptedSource, Transcript)
 
 
@@ -35,6 +35,14 @@ def test_turn_stages_add_up_to_voice_to_voice():
     assert m.audible >= m.speech_end + 0.3 - 0.02
     assert rec.of(ev.PlaybackStarted) and rec.of(ev.ReplyDone)[0].text == "Das Museum öffnet um 10 Uhr."
     assert [e.index for e in rec.of(ev.ReplyClause)] == [0, 1]
+
+
+def test_a_clause_streamed_in_pieces_is_played_whole_and_shown_once():
+    loop, rec = make_loop([(0.1, SPEECH), (1.0, TENTATIVE), (1.3, END)], 2.5, tts=PiecesTTS())
+    assert len(loop.run_until_done(timeout=20)) == 1
+    assert [e.index for e in rec.of(ev.ReplyClause)] == [0, 1]  # one subtitle per clause, not per piece
+    assert all(e.text for e in rec.of(ev.ReplyClause))
+    assert len(loop.sink.played) == 6  # every piece reached the loudspeaker
 
 
 def test_resumed_cancels_speculative_work():

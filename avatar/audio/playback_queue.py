@@ -14,7 +14,7 @@ from collections import deque
 import numpy as np
 
 from avatar.audio.contracts import Listener
-from avatar.audio.convert import to_pcm_16k
+from avatar.audio.convert import Resampler16k
 from avatar.frames import SAMPLE_RATE
 from avatar.trace import now, sleep_until
 
@@ -32,13 +32,20 @@ class PlaybackQueue:
         self._offset = 0            # samples of _chunks[0] already played
         self._queued = 0
         self._listeners: list[Listener] = []
+        self._resampler = Resampler16k()
+        self._resample_lock = threading.Lock()  # put() resamples outside _lock: the output thread never waits for it
         self._busy_until = 0.0      # audible end of the last block that held audio
         self.paused = False         # hold the queue (barge-in onset): silence goes out meanwhile
         self.segments: list[tuple[float, int]] = []  # (audible clock time of first sample, samples)
         self._seg_starts: list[float] = []
 
     def put(self, pcm: np.ndarray, sample_rate: int) -> None:
-        pcm16 = to_pcm_16k(pcm, sample_rate)
+        # one resampler across puts: a clause streamed in pieces joins without a click
+        with self._resample_lock:
+            pcm16 = self._resampler.feed(pcm, sample_rate)
+            self._append(pcm16)
+
+    def _append(self, pcm16: np.ndarray) -> None:
         if pcm16.size:
             with self._lock:
                 self._chunks.append(pcm16)
@@ -46,6 +53,8 @@ class PlaybackQueue:
 
     def clear(self) -> int:
         """Drop everything queued; returns how many samples were dropped."""
+        with self._resample_lock:
+            self._resampler.reset()
         with self._lock:
             self.paused = False
             dropped = self._queued
@@ -61,7 +70,23 @@ class PlaybackQueue:
     def take(self, n: int, t_audible: float) -> tuple[np.ndarray, int]:
         """The next n samples (silence-padded) to be heard at t_audible; (block, samples of real audio)."""
         block = np.zeros(n, np.int16)
-        got = 0
+        got = self._fill(block, 0)
+        # the queue ran dry: the resampler's last milliseconds follow now (a busy lock means a put is
+        # under way, and more audio with it)
+        if got < n and not self.paused and self._resampler.pending and self._resample_lock.acquire(blocking=False):
+            try:
+                self._append(self._resampler.flush())
+            finally:
+                self._resample_lock.release()
+            got = self._fill(block, got)
+        if got:
+            with self._lock:
+                self._record(t_audible, got)
+        self._notify(block, t_audible)
+        return block, got
+
+    def _fill(self, block: np.ndarray, got: int) -> int:
+        n, start = len(block), got
         with self._lock:
             while got < n and self._chunks and not self.paused:
                 head = self._chunks[0]
@@ -72,11 +97,8 @@ class PlaybackQueue:
                 if self._offset >= len(head):
                     self._chunks.popleft()
                     self._offset = 0
-            self._queued -= got
-            if got:
-                self._record(t_audible, got)
-        self._notify(block, t_audible)
-        return block, got
+            self._queued -= got - start
+        return got
 
     def skip(self, n: int, t_audible: float) -> None:
         """A block of silence went out (the player fell behind); the listeners still hear it."""

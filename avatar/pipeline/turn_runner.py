@@ -133,7 +133,7 @@ class TurnRunner:
         """Synthesize clause by clause; hand each to the sink as soon as the turn is confirmed (each
         hand-over to the sink is a watched call too)."""
         queued_until = 0.0
-        index = -1
+        index = clause = -1
         for index, chunk in enumerate(self._clauses(job, answer)):
             job.token.raise_if_cancelled()
             if index == 0:
@@ -144,7 +144,9 @@ class TurnRunner:
                 job.playing = True
                 self.emit(ev.PlaybackStarted(now(), turn=job.id))
             queued_until = start + len(chunk.pcm) / chunk.sample_rate
-            self.emit(ev.ReplyClause(now(), turn=job.id, index=index, text=chunk.text, lang=answer.lang))
+            if not getattr(chunk, "part", 0):  # a streamed clause's later pieces continue its audio, not its text
+                clause += 1
+                self.emit(ev.ReplyClause(now(), turn=job.id, index=clause, text=chunk.text, lang=answer.lang))
             for offset, duration, viseme in chunk.visemes or ():
                 self.emit(ev.Viseme(now(), at=start + offset, duration=duration, viseme=viseme))
         if index < 0:
@@ -291,4 +293,4 @@ def join_chunks(chunks: list) -> Any:
     for c in chunks:
         visemes += [(o + offset, d, v) for o, d, v in (c.visemes or [])]
         offset += len(c.pcm) / c.sample_rate
-    return replace(chunks[0], pcm=pcm, text=" ".join(c.text for c in chunks), visemes=visemes)
+    return replace(chunks[0], pcm=pcm, text=" ".join(c.text for c in chunks if c.text), visemes=visemes)

@@ -1,10 +1,18 @@
-"""Speech from a piper voice (ONNX), with phoneme timings for the avatar's mouth when available."""
+"""Speech from a piper voice (ONNX), with phoneme timings for the avatar's mouth when available.
+
+`synthesize(text)` is piper's own whole synthesis; `pieces(text)` streams it (tts.stream): the
+voice's graph is cut at load (avatar/tts/piper_stream.py) and a sentence's first ~120 ms are audio
+after the encoder and one short decoder window, the rest follows window by window. A voice that
+cannot be cut is spoken whole, with a warning in the log.
+"""
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import logging
 import threading
 from pathlib import Path
+from typing import Iterator
 
 import numpy as np
 
@@ -15,11 +23,14 @@ from avatar.tts.voices import VoiceInfo
 log = logging.getLogger(__name__)
 
 _LOADED: dict[tuple, object] = {}  # (model path, alignments, threads) -> PiperVoice: loaded once per process
+_SPLIT: dict[tuple, object] = {}   # (model path, threads) -> StreamingVoice, or the GraphSplitError that stopped it
 _LOAD_LOCK = threading.Lock()
+_PEAK = 1.0  # streamed audio cannot be peak-normalised per sentence (its peak comes last): one gain per voice, piper's for the calibration sentence
 
 
 class PiperEngine:
-    def __init__(self, info: VoiceInfo, length_scale: float = 1.0, alignments: bool = True, threads: int = 1) -> None:
+    def __init__(self, info: VoiceInfo, length_scale: float = 1.0, alignments: bool = True, threads: int = 1,
+                 stream: bool = False, stream_first_ms: int = 120) -> None:
         # Piper reads phoneme timings from a tensor it exposes by patching the model (needs onnx).
         self.alignments = alignments and importlib.util.find_spec("onnx") is not None
         self.info = info
@@ -29,6 +40,12 @@ class PiperEngine:
 
         self._syn = SynthesisConfig(length_scale=length_scale)
         self._lock = threading.Lock()  # one ONNX run at a time per voice (the CPU is shared anyway)
+        self.streamer = None
+        self.stream_problem = ""  # why this voice is spoken whole although tts.stream is on
+        if stream:
+            self.streamer, self.stream_problem = _load_streamer(info.model, self.voice, threads)
+        hop = int(getattr(self.voice.config, "hop_length", 256) or 256)
+        self._first_frames = max(1, round(stream_first_ms / 1000 * self.sample_rate / hop))
 
     def synthesize(self, text: str) -> tuple[np.ndarray, list[tuple[float, float, str]]]:
         """int16 PCM of `text` and its viseme track."""
@@ -46,6 +63,53 @@ class PiperEngine:
         pcm = np.concatenate(pcms) if pcms else np.zeros(0, np.int16)
         return pcm, track
 
+    def pieces(self, text: str) -> Iterator[tuple[np.ndarray, list[tuple[float, float, str]]]]:
+        """`text` as int16 pieces of audio, each yielded as soon as it exists, with mouth shapes whose
+        offsets count from the start of `text` (they may lie ahead of the audio yielded so far).
+        A voice without a streamer yields its whole synthesis as one piece."""
+        if self.streamer is None:
+            yield self.synthesize(text)
+            return
+        offset = 0.0
+        for phonemes in self.voice.phonemize(text):
+            if not phonemes:
+                continue
+            ids = self.voice.phonemes_to_ids(phonemes)
+            with self._lock:
+                latent, mask, durations = self.streamer.front(ids, self._scales(), self._speaker())
+            duration = latent.shape[2] * self.streamer.hop / self.sample_rate
+            track = self._stream_visemes(phonemes, ids, durations, duration)
+            # the first window holds stream_first_ms of speech: the voice's leading silence (BOS and its
+            # pad) is trimmed away, and the next window must be ready before the speech has played
+            lead = int(np.sum(durations[:2])) if durations is not None and offset == 0 else 0
+            windows = self.streamer.stream(latent, mask, self._first_frames + lead)
+            while True:
+                with self._lock:
+                    audio = next(windows, None)
+                if audio is None:
+                    break
+                yield _int16(audio * self.streamer.gain), [(o + offset, d, v) for o, d, v in track]
+                track = []
+            offset += duration
+
+    def _scales(self) -> np.ndarray:
+        c, s = self.voice.config, self._syn
+        pick = lambda mine, theirs: theirs if mine is None else mine  # noqa: E731
+        return np.array([pick(s.noise_scale, c.noise_scale), pick(s.length_scale, c.length_scale),
+                         pick(s.noise_w_scale, c.noise_w_scale)], np.float32)
+
+    def _speaker(self) -> int | None:
+        return self._syn.speaker_id if self._syn.speaker_id is not None else getattr(self.voice.config, "default_speaker_id", None)
+
+    def _stream_visemes(self, phonemes: list[str], ids: list[int], durations, duration: float):
+        timed = None
+        if self.alignments and durations is not None:
+            timed = _timed_phonemes(self.voice.config.phoneme_id_map, phonemes, ids, durations,
+                                    self.streamer.hop, self.sample_rate)
+        if timed:
+            return visemes.from_timed_phonemes(timed, duration)
+        return visemes.from_phonemes(phonemes, duration)
+
     def _visemes(self, chunk, duration: float) -> list[tuple[float, float, str]]:
         if chunk.phoneme_alignments:
             timed, t = [], 0.0
@@ -57,6 +121,28 @@ class PiperEngine:
         if chunk.phonemes:
             return visemes.from_phonemes(chunk.phonemes, duration)
         return visemes.from_loudness(chunk.audio_int16_array, self.sample_rate)
+
+
+def _timed_phonemes(id_map: dict, phonemes: list[str], ids: list[int], frames, hop: int, rate: int):
+    """(phoneme, start s, duration s) from the frames per phoneme id: piper's ids are BOS, then each
+    phoneme's ids followed by the pad id, then EOS; a phoneme lasts as long as its ids and its pad.
+    None when the ids do not follow that pattern."""
+    from piper.const import BOS, EOS, PAD
+
+    pad = list(id_map.get(PAD, []))
+    timed, i, t = [], 0, 0.0
+    for phoneme in itertools.chain([BOS], phonemes, [EOS]):
+        own = list(id_map.get(phoneme, [])) + (pad if phoneme != EOS else [])
+        if ids[i:i + len(own)] != own:
+            return None
+        d = float(np.sum(frames[i:i + len(own)])) * hop / rate
+        timed.append((phoneme, t, d))
+        t, i = t + d, i + len(own)
+    return timed if i == len(ids) else None
+
+
+def _int16(audio: np.ndarray) -> np.ndarray:
+    return (np.clip(audio, -1.0, 1.0) * 32767).astype(np.int16)
 
 
 def _load(model: Path | None, config: Path | None, alignments: bool, threads: int):
@@ -78,12 +164,65 @@ def _load(model: Path | None, config: Path | None, alignments: bool, threads: in
         return voice
 
 
+def _load_streamer(model: Path, voice, threads: int):
+    """(StreamingVoice, "") for a voice whose graph cuts cleanly, else (None, why): cut once per process."""
+    key = (str(model), threads)
+    with _LOAD_LOCK:
+        if key not in _SPLIT:
+            _SPLIT[key] = _cut(Path(model), voice, threads)
+        found = _SPLIT[key]
+    if isinstance(found, Exception):
+        return None, str(found)
+    return found, ""
+
+
+def _cut(model: Path, voice, threads: int):
+    from avatar.tts.piper_stream import CALIBRATION_TEXT, GraphSplitError, StreamingVoice, check_windows, split_voice
+
+    try:
+        import onnx
+
+        parts = split_voice(onnx.load(str(model)))
+        streamer = StreamingVoice(parts, lambda graph: _session(graph, threads),
+                                  int(getattr(voice.config, "hop_length", 256) or 256))
+        ids = voice.phonemes_to_ids(voice.phonemize(CALIBRATION_TEXT)[0])
+        scales = np.array([voice.config.noise_scale, voice.config.length_scale, voice.config.noise_w_scale], np.float32)
+        snr, peak = check_windows(streamer, ids, scales, first=10)
+    except ImportError as exc:
+        problem = GraphSplitError(f"streaming needs the onnx package ({exc})")
+    except GraphSplitError as exc:
+        problem = exc
+    except Exception as exc:  # onnxruntime refusing a sub-graph is a failed cut too, not a failed voice
+        problem = GraphSplitError(f"{type(exc).__name__}: {exc}")
+    else:
+        streamer.gain = _PEAK / max(peak, 1e-3)
+        log.info("piper voice %s streams (windows vs whole: SNR %.0f dB)", model.name, snr)
+        return streamer
+    log.warning("piper voice %s is spoken whole, not streamed: %s", model.name, problem)
+    return problem
+
+
+def _session(model_or_bytes, threads: int):
+    """An onnxruntime session whose threads sleep instead of spinning while they wait: on a kiosk CPU
+    shared with ASR and the language model, spinning threads halved our speed."""
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    if threads > 0:
+        options.intra_op_num_threads = threads
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    # No memory arena: onnxruntime's arena grows to the longest piece ever synthesized and never
+    # gives it back (one English voice: 306 -> 959 MB over 400 pieces; without it 279 -> 213 MB),
+    # which is most of the kiosk's growth over a day. It costs ~1.5% on a first breath and ~10% on a
+    # long clause, which is synthesized while the one before it plays (docs/PERF.md, issue 13).
+    options.enable_cpu_mem_arena = False
+    return onnxruntime.InferenceSession(model_or_bytes, sess_options=options, providers=["CPUExecutionProvider"])
+
+
 def _open_voice(model: Path, config: Path, alignments: bool, threads: int):
-    """PiperVoice.load, but with onnxruntime threads that sleep instead of spinning while they wait:
-    on a kiosk CPU shared with ASR and the language model, spinning threads halved our speed."""
+    """PiperVoice.load, with our session (see _session)."""
     import json
 
-    import onnxruntime
     from piper.config import PiperConfig
     from piper.voice import PiperVoice
 
@@ -98,14 +237,5 @@ def _open_voice(model: Path, config: Path, alignments: bool, threads: int):
             model_or_bytes = graph.SerializeToString()
         except ValueError:  # already patched on disk, or no tensor to expose: use the file as it is
             pass
-    options = onnxruntime.SessionOptions()
-    if threads > 0:
-        options.intra_op_num_threads = threads
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    # No memory arena: onnxruntime's arena grows to the longest piece ever synthesized and never
-    # gives it back (one English voice: 306 -> 959 MB over 400 pieces; without it 279 -> 213 MB),
-    # which is most of the kiosk's growth over a day. It costs ~1.5% on a first breath and ~10% on a
-    # long clause, which is synthesized while the one before it plays (docs/PERF.md, issue 13).
-    options.enable_cpu_mem_arena = False
-    session = onnxruntime.InferenceSession(model_or_bytes, sess_options=options, providers=["CPUExecutionProvider"])
+    session = _session(model_or_bytes, threads)
     return PiperVoice(config=PiperConfig.from_dict(json.loads(config.read_text(encoding="utf-8"))), session=session)

@@ -41,6 +41,7 @@ class SpeechChunk:
     spoken: str = ""  # the clause as it was spoken ("18 Uhr" for "18:00")
     ms: float = 0.0  # synthesis time
     cached: bool = False  # replayed from the clause cache (tts.cache_clauses)
+    part: int = 0  # 0: the clause's first (or only) piece; 1, 2, ...: the rest of a streamed clause (no text)
 
     @property
     def duration_s(self) -> float:
@@ -106,16 +107,21 @@ class Synthesizer:
 
                     engine = PiperEngine(info, float(getattr(self.cfg, "length_scale", 1.0)),
                                          bool(getattr(self.cfg, "alignments", True)),
-                                         int(getattr(self.cfg, "threads", 1)))
+                                         int(getattr(self.cfg, "threads", 1)),
+                                         bool(getattr(self.cfg, "stream", True)),
+                                         int(getattr(self.cfg, "stream_first_ms", 120)))
             self._engines[lang] = engine
         return engine
 
     # --- speech ----------------------------------------------------------------------------
     def synthesize(self, text: str, lang: str, cancel: CancelToken = NEVER) -> Iterator[SpeechChunk]:
-        """One SpeechChunk per clause of `text`, each yielded as soon as it is synthesized."""
+        """The SpeechChunks of each clause of `text` (one, or several pieces of a streamed clause: see
+        clause_pieces), each yielded as soon as it is synthesized."""
         for clause, breath in self._first_breath(split_clauses(text, lang, self.min_clause_chars), lang):
             cancel.raise_if_cancelled()
-            yield self.synthesize_clause(clause, lang, breath=breath)
+            for chunk in self.clause_pieces(clause, lang, breath=breath):
+                yield chunk
+                cancel.raise_if_cancelled()  # a streamed clause stops between its pieces
 
     def synthesize_stream(self, pieces: Iterable[str], lang: str,
                           cancel: CancelToken = NEVER) -> Iterator[SpeechChunk]:
@@ -129,11 +135,14 @@ class Synthesizer:
 
         for clause, breath in self._first_breath(clauses(), lang):
             cancel.raise_if_cancelled()
-            yield self.synthesize_clause(clause, lang, breath=breath)
+            for chunk in self.clause_pieces(clause, lang, breath=breath):
+                yield chunk
+                cancel.raise_if_cancelled()  # a streamed clause stops between its pieces
 
     def _first_breath(self, clauses: Iterable[str], lang: str) -> Iterator[tuple[str, bool]]:
         """(clause, is a first-breath head): a long first clause of a slow voice is cut once more at
-        a phrase boundary (tts.first_breath_chars), so the visitor hears the reply sooner."""
+        a phrase boundary (tts.first_breath_chars), so the visitor hears the reply sooner. The
+        fallback for a piper voice that does not stream (tts.stream = false, or a graph that cannot be cut)."""
         first = True
         for clause in clauses:
             cut = first_breath(clause, lang, self.first_breath_chars) if first and self._slow(lang) else None
@@ -145,10 +154,22 @@ class Synthesizer:
                 yield clause, False
 
     def _slow(self, lang: str) -> bool:
-        """Whether the voice takes long enough per character for a shorter first clause to matter."""
-        return self.voice_for(lang).engine != ESPEAK
+        """Whether the visitor would wait for a whole first clause: a piper voice spoken whole. A
+        streaming piper voice starts any clause within one short window (the cut would only add a
+        pause and a falling tone mid-sentence); espeak-ng is fast whatever the length."""
+        if self.voice_for(lang).engine == ESPEAK:
+            return False
+        return getattr(self._engine(lang), "streamer", None) is None
 
     def synthesize_clause(self, clause: str, lang: str, breath: bool = False) -> SpeechChunk:
+        """The clause as one chunk (its streamed pieces joined)."""
+        return _joined(list(self.clause_pieces(clause, lang, breath)))
+
+    def clause_pieces(self, clause: str, lang: str, breath: bool = False) -> Iterator[SpeechChunk]:
+        """The clause's audio in pieces, each yielded as soon as it exists: a streaming piper voice
+        (tts.stream) gives its first ~120 ms at once and the rest window by window; other voices, the
+        clause cache and tts.stream = false give the clause as one piece. The first piece carries the
+        clause's text, later ones have part 1, 2, ... and no text."""
         t0 = now()
         key = (lang, clause, breath)
         if self._cache_size:
@@ -157,38 +178,137 @@ class Synthesizer:
                 if hit is not None:
                     self._cache.move_to_end(key)
             if hit is not None:
-                return replace(hit, cached=True, ms=round((now() - t0) * 1000, 2))
+                yield replace(hit, cached=True, ms=round((now() - t0) * 1000, 2))
+                return
         engine = self._engine(lang)
         spoken = speakable(clause, lang)
-        with self.tracer.span("tts.clause", track="tts", lang=lang, chars=len(clause)) as info:
-            pcm, track = engine.synthesize(spoken)
-            pcm, track = _trim_silence(pcm, track, engine.sample_rate, _BREATH_KEEP_S if breath else None)
-            info.update(audio_s=round(len(pcm) / engine.sample_rate, 3))
-        chunk = SpeechChunk(pcm=pcm, sample_rate=engine.sample_rate, text=clause, visemes=track, lang=lang,
-                            spoken=spoken, ms=round((now() - t0) * 1000, 2))
-        if self._cache_size:
-            pcm.flags.writeable = False  # shared by every later replay of this clause
+        streamed = getattr(engine, "streamer", None) is not None
+        trim = SilenceTrim(engine.sample_rate, _BREATH_KEEP_S if breath else None)
+        parts = trim.pieces(engine.pieces(spoken) if streamed else iter([engine.synthesize(spoken)]))
+        if not streamed:  # one piece, in the cache before it is handed out
+            parts = iter([_concat(list(parts), engine.sample_rate)])
+        chunks: list[SpeechChunk] = []
+        busy = 0.0  # time spent synthesizing, not waiting for the caller between pieces
+        while True:
+            t = now()
+            part = next(parts, None)
+            busy += now() - t
+            if part is None:
+                break
+            chunk = SpeechChunk(pcm=part[0], sample_rate=engine.sample_rate, text="" if chunks else clause,
+                                visemes=part[1], lang=lang, spoken=spoken, ms=round((now() - t0) * 1000, 2),
+                                part=len(chunks))
+            chunks.append(chunk)
+            if not streamed:
+                self._done(key, chunks, t0, busy, lang, engine.sample_rate)
+            yield chunk
+        if streamed:
+            self._done(key, chunks, t0, busy, lang, engine.sample_rate)
+
+    def _done(self, key, chunks: list[SpeechChunk], t0: float, busy: float, lang: str, rate: int) -> None:
+        """The clause is synthesized: its span, and its audio into the cache."""
+        self.tracer.record("tts.clause", t0, track="tts", lang=lang, chars=len(key[1]), pieces=len(chunks),
+                           first_audio_ms=chunks[0].ms if chunks else None, synth_ms=round(busy * 1000, 2),
+                           audio_s=round(sum(len(c.pcm) for c in chunks) / rate, 3))
+        if self._cache_size and chunks:
+            whole = _joined(chunks, ms=round(busy * 1000, 2))
+            whole.pcm.flags.writeable = False  # shared by every later replay of this clause
             with self._cache_lock:
-                self._cache[key] = chunk
+                self._cache[key] = whole
                 while len(self._cache) > self._cache_size:
                     self._cache.popitem(last=False)
-        return chunk
 
 
-def _trim_silence(pcm: np.ndarray, track: list, rate: int, trail_keep_s: float | None):
-    """Drop the voice's leading silence (keep 10 ms) and, for a first-breath head, most of the
-    trailing one; mouth shapes move with the audio."""
-    loud = np.flatnonzero(np.abs(pcm.astype(np.int32)) > _SILENCE)
-    if loud.size == 0:
-        return pcm, track
-    start = max(0, int(loud[0]) - int(_LEAD_KEEP_S * rate))
-    end = len(pcm) if trail_keep_s is None else min(len(pcm), int(loud[-1]) + 1 + int(trail_keep_s * rate))
-    if start == 0 and end == len(pcm):
-        return pcm, track
-    shift, total = start / rate, (end - start) / rate
-    moved = []
-    for o, d, v in track:
-        a, b = max(0.0, o - shift), min(total, o + d - shift)
-        if b > a:
-            moved.append((a, b - a, v))
-    return np.ascontiguousarray(pcm[start:end]), moved
+def _concat(parts: list[tuple[np.ndarray, list]], rate: int) -> tuple[np.ndarray, list]:
+    """(pcm, mouth shapes) pieces as one."""
+    if len(parts) == 1:
+        return parts[0]
+    track, offset = [], 0
+    for pcm, shapes in parts:
+        track += [(round(o + offset / rate, 6), d, v) for o, d, v in shapes]
+        offset += len(pcm)
+    return (np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, np.int16)), track
+
+
+def _joined(chunks: list[SpeechChunk], ms: float | None = None) -> SpeechChunk:
+    """One chunk of a clause's pieces."""
+    if len(chunks) == 1:
+        return chunks[0] if ms is None else replace(chunks[0], ms=ms)
+    track, offset = [], 0.0
+    for c in chunks:
+        track += [(o + offset, d, v) for o, d, v in c.visemes]
+        offset += c.duration_s
+    return replace(chunks[0], pcm=np.concatenate([c.pcm for c in chunks]), visemes=track,
+                   ms=chunks[-1].ms if ms is None else ms)
+
+
+class SilenceTrim:
+    """Drops the voice's leading silence (keeps 10 ms) and, for a first-breath head (`trail_keep_s`),
+    most of the trailing one, from audio that arrives in pieces: the same samples as trimming the
+    whole clause. Quiet audio is held until louder audio follows it or the clause ends. Mouth shapes
+    arrive with offsets from the clause's start and leave cut to each piece."""
+
+    def __init__(self, rate: int, trail_keep_s: float | None) -> None:
+        self.rate = rate
+        self.lead = int(_LEAD_KEEP_S * rate)
+        self.tail = None if trail_keep_s is None else int(trail_keep_s * rate)
+        self.held = np.zeros(0, np.int16)  # audio not yet given out
+        self.held_at = 0                   # the clause sample where `held` starts
+        self.started = False               # the first loud sample was seen
+        self.last_loud = -1
+        self.track: list[tuple[float, float, str]] = []  # mouth shapes in clause time
+        self.shift = 0                     # samples dropped at the start
+
+    def pieces(self, source) -> Iterator[tuple[np.ndarray, list]]:
+        """The trimmed (pcm, mouth shapes) of each (pcm, mouth shapes) from `source`; none empty,
+        except a clause without audio at all, which gives one empty piece."""
+        given = False
+        for pcm, track in source:
+            out = self.feed(pcm, track)
+            if out is not None and out[0].size:
+                given = True
+                yield out
+        out = self.flush()
+        if out[0].size or not given:
+            yield out
+
+    def feed(self, pcm: np.ndarray, track: list) -> tuple[np.ndarray, list] | None:
+        self.track += track
+        at = self.held_at + len(self.held)
+        self.held = np.concatenate([self.held, pcm]) if self.held.size else pcm
+        loud = np.flatnonzero(np.abs(pcm.astype(np.int32)) > _SILENCE)
+        if loud.size == 0 and not self.started:
+            return None
+        if loud.size:
+            self.last_loud = at + int(loud[-1])
+        if not self.started:
+            self.started = True
+            self.shift = max(0, at + int(loud[0]) - self.lead)
+            self.held, self.held_at = self.held[self.shift:], self.shift
+        return self._give(self._end())
+
+    def flush(self) -> tuple[np.ndarray, list]:
+        if not self.started:  # no loud sample at all: the clause as it is
+            return self._give(self.held_at + len(self.held))
+        out = self._give(self._end())
+        self.held = self.held[:0]
+        return out
+
+    def _end(self) -> int:
+        end = self.held_at + len(self.held)
+        return end if self.tail is None else min(end, self.last_loud + 1 + self.tail)
+
+    def _give(self, end: int) -> tuple[np.ndarray, list]:
+        n = max(0, end - self.held_at)
+        pcm, self.held = self.held[:n], self.held[n:]
+        a, b = self.held_at / self.rate, (self.held_at + n) / self.rate
+        self.held_at += n
+        moved, rest = [], []
+        for o, d, v in self.track:
+            lo, hi = max(o, a), min(o + d, b)
+            if hi - lo >= 0.001:  # a sliver of a shape at a piece's edge moves no mouth
+                moved.append((round(lo - a, 6), round(hi - lo, 6), v))
+            if o + d > b:
+                rest.append((o, d, v))
+        self.track = rest
+        return np.ascontiguousarray(pcm), moved
