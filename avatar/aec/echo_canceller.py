@@ -251,7 +251,7 @@ def _loudest_echo(ref_db: np.ndarray, lag: int) -> float:
     """The played energy (dB) the echo at `lag` can carry: the loudest played stretch within the
     delay's jitter, or one played up to _RING_S earlier, less what the room's ring has faded since.
     Without the ring, the tail of a loud word in the pause after it counted as a visitor's voice
-    (the reply paused on its own echo: 5-11 times per 50 office turns)."""
+    (the reply paused on its own echo 3-13 times per 50 simulated turns)."""
     w, ring = int(_LAG_SPREAD_S * SAMPLE_RATE), int(_RING_S * SAMPLE_RATE)
     lo, hi = max(0, lag - w - ring), min(ref_db.size, lag + w + 1)
     if hi <= lo:
