@@ -32,8 +32,6 @@ _COHERENCE_LAGS_S = (-0.06, 0.25)  # where the played signal is searched: echo u
 _ERL_RATE = 0.05            # how fast the echo's level (microphone minus played, dB) is learned
 _LAG_SPREAD_S = 0.02        # the echo's delay varies this much (time stamps jitter)
 _DOUBLE_TALK_EXCESS_DB = 6.0  # a frame this much louder than the loudest echo possible holds another voice
-_RING_S = 0.2               # the room still rings with what was played this long before the echo's delay ...
-_RING_DECAY_DB_PER_S = 60.0  # ... fading this fast (60 dB per second: a reverberation time of 1 s)
 _AUDIBLE_DB = 30.0          # captured frames quieter than this (int16 energy, dB) are not checked: nothing to hear
 _SUPPRESS = 0.0             # what is left of a suppressed frame (voice detectors hear speech at -40 dB too)
 _TAIL_CHUNKS = 40           # a reverberant room rings on for a while after the loudspeaker stops (RT60 ~0.5-1 s)
@@ -129,7 +127,8 @@ class EchoCanceller:
                 self._echo_lag = lag if self._echo_lag is None else self._echo_lag + _ERL_RATE * (lag - self._echo_lag)
             echo_db = None
             if self._erl_db is not None and self._echo_lag is not None:  # the loudest echo the played signal can make now
-                echo_db = _loudest_echo(ref_db, int(round(self._echo_lag))) + self._erl_db
+                k, w = int(round(self._echo_lag)), int(_LAG_SPREAD_S * SAMPLE_RATE)
+                echo_db = float(ref_db[max(0, k - w):k + w + 1].max(initial=0.0)) + self._erl_db
             if echo_db is not None and coherence < _ECHO_CERTAIN and mic_db > echo_db + _DOUBLE_TALK_EXCESS_DB:
                 # more sound than the loudest echo the played signal can make: a visitor talking over
                 # the reply. The canceller's suppressor often takes such an onset away (> 10 dB) before
@@ -245,20 +244,6 @@ class EchoCanceller:
         log.warning(message)
         if self._notify is not None:
             self._notify(notice)
-
-
-def _loudest_echo(ref_db: np.ndarray, lag: int) -> float:
-    """The played energy (dB) the echo at `lag` can carry: the loudest played stretch within the
-    delay's jitter, or one played up to _RING_S earlier, less what the room's ring has faded since.
-    Without the ring, the tail of a loud word in the pause after it counted as a visitor's voice
-    (the reply paused on its own echo 3-13 times per 50 simulated turns)."""
-    w, ring = int(_LAG_SPREAD_S * SAMPLE_RATE), int(_RING_S * SAMPLE_RATE)
-    lo, hi = max(0, lag - w - ring), min(ref_db.size, lag + w + 1)
-    if hi <= lo:
-        return 0.0
-    idx = np.arange(lo, hi)
-    fade = np.maximum(0, lag - w - idx) * (_RING_DECAY_DB_PER_S / SAMPLE_RATE)
-    return float(np.max(ref_db[lo:hi] - fade, initial=0.0))
 
 
 def _own_voice(coherence: float, kept_db: float, doubletalk_db: float) -> bool:
