@@ -184,11 +184,23 @@ class TurnRunner:
         self.visitor.add(HistoryTurn(question, answer.reply, answer.lang))
         record_stage_spans(self.tracer, job, metrics.stages)
         self.emit(metrics)
-        while self.stages.sink.playing and not job.token.cancelled:  # the reply plays out (barge-in cancels)
-            job.token.wait(0.02)
+        self._play_out(job)
         if not job.token.cancelled:
             self.emit(ev.PlaybackStopped(now(), turn=job.id, reason="done"))
         self.visitor.touch()
+
+    def _play_out(self, job: TurnJob) -> None:
+        """Wait while what was handed to the sink plays (a barge-in cancels the job and ends the wait)."""
+        while self.stages.sink.playing and not job.token.cancelled:
+            job.token.wait(0.02)
+
+    def _end_of_turn(self, job: TurnJob) -> bool:
+        """Wait for the visitor's turn to be confirmed over (a speculative turn: they may still be
+        speaking); False when the job was cancelled or the loop is stopping."""
+        while not job.confirmed.wait(0.005):
+            if job.token.cancelled or self.stopping.is_set():
+                return False
+        return not job.token.cancelled
 
     def _wait_audible(self, job: TurnJob) -> float | None:
         timeout_s = self.stages.timeout_s
@@ -209,10 +221,7 @@ class TurnRunner:
         restarted = isinstance(exc, StageFailure) and bool(exc.restarting)
         self.tracer.instant("stage_failed", turn=job.id, stage=stage, error=type(exc).__name__, message=str(exc),
                             restarted=restarted)
-        while not job.confirmed.wait(0.005):  # a speculative turn: the visitor may still be speaking
-            if job.token.cancelled or self.stopping.is_set():
-                return
-        if job.token.cancelled:
+        if not self._end_of_turn(job):
             return
         self.emit(ev.StageError(now(), stage=stage, message=str(exc), restarted=restarted))
         self._apologize(job, stage, lang)
@@ -228,10 +237,7 @@ class TurnRunner:
         """The visitor's utterance stopped the reply, but no words were recognised in it: rather than
         leave them waiting in silence, the avatar asks them to say it again (once their turn has
         ended; a speculative turn the visitor resumed is cancelled instead)."""
-        while not job.confirmed.wait(0.005):
-            if job.token.cancelled or self.stopping.is_set():
-                return
-        if job.token.cancelled:
+        if not self._end_of_turn(job):
             return
         text = spoken_text("conversation.not_understood", lang)
         self.tracer.instant("not_understood", turn=job.id, lang=lang)
@@ -252,8 +258,7 @@ class TurnRunner:
             self.floor.reply_starts(job)  # heard like a reply: the visitor can talk over it (barge-in afresh)
             for chunk in chunks:
                 self._play(job, chunk)
-            while self.stages.sink.playing and not job.token.cancelled:  # it plays out (barge-in cancels)
-                job.token.wait(0.02)
+            self._play_out(job)
         except Cancelled:
             pass
         except Exception as exc:  # the banner still tells the visitor
