@@ -55,6 +55,7 @@ _RANGES: dict[str, tuple[float, float]] = {
     "asr.incremental_right_context_ms": (0, 5000),
     "asr.incremental_overlap_ms": (0, 5000),
     "tts.stream_first_ms": (20, 1000),
+    "answer.semantic_weight": (0.0, 5.0),
 }
 # Numbers where 0 means nothing sensible (a zero timeout, an empty beam); "section.*" = every key.
 _POSITIVE = {

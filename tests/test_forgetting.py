@@ -96,3 +96,17 @@ def test_the_answerers_word_caches_forget_the_visitor():
     forget_visitor()
     assert stems.stem.cache_info().currsize == 0 and _stem.cache_info().currsize == 0
     assert content.extract.cache_info().currsize == 0
+
+
+def test_the_meaning_of_the_visitors_questions_is_forgotten_too():
+    from avatar.answer import forget_visitor
+    from avatar.answer.base import Fact
+    from avatar.answer.retrieval import semantic
+
+    scorer = semantic.shared_scorer()
+    assert scorer is not None
+    scorer.similarities("meine nummer ist 0176 1234567", [Fact("a", "de", "Garderobe im UG."),
+                                                          Fact("b", "de", "Café im EG.")])
+    assert len(scorer._queries) >= 1
+    forget_visitor()
+    assert len(scorer._queries) == 0 and scorer._vectors  # the facts' vectors stay

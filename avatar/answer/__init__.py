@@ -61,9 +61,10 @@ def forget_visitor() -> None:
     """Drop every cache that holds words of the visitor's questions or the replies made for them
     (word stems, extracted reply content, per-question support); the packs' indexes stay."""
     from avatar.answer.checks import content, grounding, stems
-    from avatar.answer.retrieval import forget_words
+    from avatar.answer.retrieval import forget_words, semantic
 
     forget_words()
+    semantic.forget()
     stems.stem.cache_clear()
     content.extract.cache_clear()
     grounding._support.cache_clear()

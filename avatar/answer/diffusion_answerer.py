@@ -56,14 +56,14 @@ class DiffusionAnswerer:
     """Answers from the knowledge pack with the diffusion model; see the module docstring."""
 
     def __init__(self, cfg, pack, tracer: Tracer = TRACER, lm=None):
-        from avatar.answer.retrieval import Retriever
+        from avatar.answer.retrieval import retriever_for
         from avatar.llm.loader import load_model
 
         self.cfg, self.pack, self.tracer = cfg, pack, tracer
         self.lm = lm or load_model(cfg.llm.model, family=cfg.llm.family or None, device=cfg.llm.device,
                                    threads=cfg.llm.threads, dtype=cfg.llm.dtype)
         self.codec = PromptCodec(self.lm.tokenizer)
-        self.retriever = Retriever(pack)
+        self.retriever = retriever_for(pack, cfg)
         from avatar.llm.engine import DecodeOptions
 
         opts = DecodeOptions.from_config(cfg.llm)

@@ -11,7 +11,7 @@ from datetime import datetime
 
 from avatar.answer.base import Answer, DecodeStats, HistoryTurn
 from avatar.answer.knowledge import KnowledgePack
-from avatar.answer.retrieval import Match, Retriever
+from avatar.answer.retrieval import Match, retriever_for
 from avatar.answer.text import detect_language, words
 from avatar.cancel import NEVER, CancelToken
 from avatar.trace import TRACER, Tracer, now
@@ -80,7 +80,7 @@ class RetrievalAnswerer:
 
     def __init__(self, pack: KnowledgePack, cfg, tracer: Tracer = TRACER) -> None:
         self.pack = pack
-        self.retriever = Retriever(pack)
+        self.retriever = retriever_for(pack, cfg)
         self.top_k = int(cfg.answer.top_k)
         self.min_score = float(cfg.answer.min_score)
         self.languages = tuple(cfg.general.languages)

@@ -32,16 +32,16 @@ def run(args, cfg) -> int:
     return 0 if all(c.status != "missing" or c.name in OPTIONAL for c in checks) else 1
 
 
-OPTIONAL = {"audio devices", "display", "cuda", "echo canceller", "admin PIN"}
+OPTIONAL = {"audio devices", "display", "cuda", "echo canceller", "admin PIN", "meaning"}
 
 
 def collect(cfg) -> list[Check]:
-    return [_safe(fn, cfg) for fn in (_display, _audio, _asr, _tts_en, _tts_de, _knowledge, _llm, _cuda, _aec,
-                                    _admin_pin)]
+    return [_safe(fn, cfg) for fn in (_display, _audio, _asr, _tts_en, _tts_de, _knowledge, _semantic, _llm, _cuda,
+                                    _aec, _admin_pin)]
 
 
 NAMES = {"_display": "display", "_audio": "audio devices", "_asr": "speech recognition", "_tts_en": "voice (en)",
-         "_tts_de": "voice (de)", "_knowledge": "knowledge pack", "_llm": "language model", "_cuda": "cuda",
+         "_tts_de": "voice (de)", "_knowledge": "knowledge pack", "_semantic": "meaning", "_llm": "language model", "_cuda": "cuda",
          "_aec": "echo canceller", "_admin_pin": "admin PIN"}
 
 
@@ -144,6 +144,18 @@ def _knowledge(cfg) -> Check:
 
     pack = load_knowledge(cfg)
     return Check("knowledge pack", "ok", f"{pack.name}: {len(pack.facts('de'))} facts ({cfg.general.knowledge})")
+
+
+def _semantic(cfg) -> Check:
+    """The retriever's sentence model; without it questions are matched to facts by their words."""
+    if float(cfg.answer.semantic_weight) <= 0:
+        return Check("meaning", "fallback", "answer.semantic_weight = 0: facts are found by their words only")
+    from avatar.answer.retrieval import semantic
+
+    state, detail, hint = semantic.status()
+    if state == "ok":
+        return Check("meaning", "ok", detail)
+    return Check("meaning", "fallback", f"{detail}: facts are found by their words only", hint)
 
 
 def _llm(cfg) -> Check:

