@@ -96,17 +96,19 @@ def test_every_stage_is_loaded_and_warmed_before_load_stages_returns(fakes, monk
         assert set(where.values()) == {threading.current_thread().name}
 
 
-def test_a_damaged_recognizer_model_stops_the_start_with_its_own_error(fakes, monkeypatch):
+@pytest.mark.parametrize("parallel", [True, False])
+def test_a_damaged_recognizer_model_stops_the_start_with_its_own_error(fakes, monkeypatch, parallel):
     damaged = ModelError("models/whisper-base/model.bin is corrupt (sha256 0000… instead of 905e…)",
                          hint="run `avatar models assemble`")
     monkeypatch.setattr(build, "_new_asr", lambda cfg: FakeASR(fakes, fail=damaged))
     with pytest.raises(ModelError) as info:
-        _load()
+        _load([f"pipeline.parallel_load={str(parallel).lower()}"])
     assert info.value is damaged
     assert not _load_threads()  # nothing left loading behind the error
 
 
-def test_the_recognizers_error_comes_first_when_the_answerer_fails_too(fakes, monkeypatch):
+@pytest.mark.parametrize("parallel", [True, False])
+def test_the_recognizers_error_comes_first_when_the_answerer_fails_too(fakes, monkeypatch, parallel):
     import avatar.answer
 
     damaged = ModelError("model.bin is corrupt")
@@ -117,10 +119,10 @@ def test_the_recognizers_error_comes_first_when_the_answerer_fails_too(fakes, mo
     monkeypatch.setattr(build, "_new_asr", lambda cfg: FakeASR(fakes, fail=damaged))
     monkeypatch.setattr(avatar.answer, "make_answerer", broken_answerer)
     with pytest.raises(ModelError, match="corrupt"):
-        _load()
+        _load([f"pipeline.parallel_load={str(parallel).lower()}"])
     monkeypatch.setattr(build, "_new_asr", lambda cfg: FakeASR(fakes))
     with pytest.raises(RuntimeError, match="answerer broke"):  # and the answerer's own when only it fails
-        _load()
+        _load([f"pipeline.parallel_load={str(parallel).lower()}"])
     assert not _load_threads()
 
 
@@ -139,11 +141,13 @@ def _models_with_damaged_whisper(tmp_path):
     return models
 
 
-def test_the_kiosk_refuses_to_start_on_a_damaged_model_file_without_a_traceback(tmp_path):
+@pytest.mark.parametrize("parallel", ["true", "false"])
+def test_the_kiosk_refuses_to_start_on_a_damaged_model_file_without_a_traceback(tmp_path, parallel):
     models = _models_with_damaged_whisper(tmp_path)
     env = {**os.environ, "AVATAR_MODELS": str(models), "QT_QPA_PLATFORM": "offscreen"}
     wav = ROOT / "assets" / "samples" / "venue" / "en" / "where_are_the_toilets.wav"
-    done = subprocess.run([sys.executable, "-m", "avatar", "run", "--headless", "--input", str(wav)],
+    done = subprocess.run([sys.executable, "-m", "avatar", "--set", f"pipeline.parallel_load={parallel}",
+                           "run", "--headless", "--input", str(wav)],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     out = done.stdout + done.stderr
     assert done.returncode == 2, out

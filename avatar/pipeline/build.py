@@ -33,7 +33,7 @@ def load_stages(cfg, tracer: Tracer = TRACER, knowledge: str | None = None,
                 progress: Callable[[str], None] = lambda msg: None) -> Stages:
     """Load ASR, TTS and the answerer once, warmed up, so the first visitor waits for nothing.
 
-    With `pipeline.parallel_load` (the default) the recognizer (its model checked against the
+    With `pipeline.parallel_load` (off by default: docs/PERF.md, cold start) the recognizer (its model checked against the
     manifest, then loaded, then warmed up) and the voices (loaded and warmed up) each get a thread
     of their own while this one imports torch and loads the answerer (its model checked first):
     CTranslate2, hashing and onnxruntime release the GIL, so beside torch's import they cost little
