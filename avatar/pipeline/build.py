@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
@@ -30,20 +31,54 @@ class Stages:
 
 def load_stages(cfg, tracer: Tracer = TRACER, knowledge: str | None = None,
                 progress: Callable[[str], None] = lambda msg: None) -> Stages:
-    """Load ASR, TTS and the answerer once, warmed up, so the first visitor waits for nothing."""
+    """Load ASR, TTS and the answerer once, warmed up, so the first visitor waits for nothing.
+
+    With `pipeline.parallel_load` (off by default: docs/PERF.md, cold start) the recognizer (its model checked against the
+    manifest, then loaded, then warmed up) and the voices (loaded and warmed up) each get a thread
+    of their own while this one imports torch and loads the answerer (its model checked first):
+    CTranslate2, hashing and onnxruntime release the GIL, so beside torch's import they cost little
+    wall time. The stages are returned, and so can answer a visitor, only once every thread has
+    finished; a thread's error (a damaged model file: ModelError) is raised here, the recognizer's
+    first, as in the sequential order."""
     from avatar.answer import make_answerer
-    from avatar.asr.whisper_asr import WhisperASR
+    from avatar.tts.synthesizer import Synthesizer
+
+    if not getattr(cfg.pipeline, "parallel_load", False):
+        return _load_stages_in_turn(cfg, tracer, knowledge, progress)
+    notices: list[str] = []
+    progress("loading speech recognition, voices and the answerer")
+    asr_job = _Job("asr", lambda: _warm(_new_asr(cfg)))
+    tts = Synthesizer(cfg.tts)
+    _voice_notices(tts, cfg, notices)
+    tts_job = _Job("tts", tts.warmup)
+    answerer = fallback = None
+    failed: BaseException | None = None
+    try:
+        answerer, fallback = make_answerer(cfg, tracer, knowledge=knowledge, notices=notices)
+        if hasattr(answerer, "warmup"):
+            answerer.warmup()
+    except BaseException as exc:  # raised once the other threads have ended (the recognizer's error first)
+        failed = exc
+    asr = asr_job.result()
+    tts_job.result()
+    if failed is not None:
+        raise failed
+    give_venue_words(asr, cfg, knowledge, answerer, fallback)  # the prompt changes no path the warm-up ran
+    renew = {"answerer": lambda: make_answerer(cfg, tracer, knowledge=knowledge)[0]}
+    return Stages(asr, tts, answerer, fallback, notices, renew)
+
+
+def _load_stages_in_turn(cfg, tracer: Tracer, knowledge: str | None, progress: Callable[[str], None]) -> Stages:
+    """One stage after the other on this thread (`pipeline.parallel_load = false`)."""
+    from avatar.answer import make_answerer
     from avatar.tts.synthesizer import Synthesizer
 
     notices: list[str] = []
     progress("loading speech recognition")
-    asr = WhisperASR(cfg.asr, list(cfg.general.languages))
+    asr = _new_asr(cfg)
     progress("loading voices")
     tts = Synthesizer(cfg.tts)
-    for lang in cfg.general.languages:
-        info = tts.voice_for(lang)
-        if info is not None and info.fallback:
-            notices.append(f"{lang}: no piper voice installed, speaking with {info.engine} ({info.name})")
+    _voice_notices(tts, cfg, notices)
     progress("loading the answerer")
     answerer, fallback = make_answerer(cfg, tracer, knowledge=knowledge, notices=notices)
     give_venue_words(asr, cfg, knowledge, answerer, fallback)
@@ -53,6 +88,47 @@ def load_stages(cfg, tracer: Tracer = TRACER, knowledge: str | None = None,
             stage.warmup()
     renew = {"answerer": lambda: make_answerer(cfg, tracer, knowledge=knowledge)[0]}
     return Stages(asr, tts, answerer, fallback, notices, renew)
+
+
+def _new_asr(cfg):
+    from avatar.asr.whisper_asr import WhisperASR
+
+    return WhisperASR(cfg.asr, list(cfg.general.languages))
+
+
+def _warm(stage):
+    stage.warmup()
+    return stage
+
+
+def _voice_notices(tts, cfg, notices: list[str]) -> None:
+    for lang in cfg.general.languages:
+        info = tts.voice_for(lang)
+        if info is not None and info.fallback:
+            notices.append(f"{lang}: no piper voice installed, speaking with {info.engine} ({info.name})")
+
+
+class _Job:
+    """`fn()` on a thread of its own; `result()` waits for it and returns its value or raises its error."""
+
+    def __init__(self, name: str, fn: Callable[[], object]) -> None:
+        self._value: object = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(fn,), name=f"load-{name}", daemon=True)
+        self._thread.start()
+
+    def _run(self, fn: Callable[[], object]) -> None:
+        try:
+            self._value = fn()
+        except BaseException as exc:  # handed over to the thread that asks for the result
+            self._error = exc
+
+    def result(self) -> object:
+        self._thread.join()
+        if self._error is not None:
+            error, self._error = self._error, None
+            raise error
+        return self._value
 
 
 def give_venue_words(asr, cfg, knowledge: str | None = None, *answerers) -> None:

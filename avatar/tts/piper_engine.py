@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
+import json
 import logging
+import os
 import threading
 from pathlib import Path
 from typing import Iterator
@@ -30,11 +32,11 @@ _PEAK = 1.0  # streamed audio cannot be peak-normalised per sentence (its peak c
 
 class PiperEngine:
     def __init__(self, info: VoiceInfo, length_scale: float = 1.0, alignments: bool = True, threads: int = 1,
-                 stream: bool = False, stream_first_ms: int = 120) -> None:
+                 stream: bool = False, stream_first_ms: int = 120, cache_graph: bool = True) -> None:
         # Piper reads phoneme timings from a tensor it exposes by patching the model (needs onnx).
         self.alignments = alignments and importlib.util.find_spec("onnx") is not None
         self.info = info
-        self.voice = _load(info.model, info.config, self.alignments, threads)
+        self.voice = _load(info.model, info.config, self.alignments, threads, cache_graph)
         self.sample_rate = int(self.voice.config.sample_rate)
         from piper.config import SynthesisConfig
 
@@ -145,7 +147,7 @@ def _int16(audio: np.ndarray) -> np.ndarray:
     return (np.clip(audio, -1.0, 1.0) * 32767).astype(np.int16)
 
 
-def _load(model: Path | None, config: Path | None, alignments: bool, threads: int):
+def _load(model: Path | None, config: Path | None, alignments: bool, threads: int, cache_graph: bool = True):
     key = (str(model), alignments, threads)
     with _LOAD_LOCK:
         if key in _LOADED:
@@ -154,7 +156,8 @@ def _load(model: Path | None, config: Path | None, alignments: bool, threads: in
             raise ModelError(f"piper voice model not found: {model}",
                              hint="reinstall the voice package or put *.onnx + *.onnx.json into models/")
         try:
-            voice = _open_voice(Path(model), Path(config) if config else Path(f"{model}.json"), alignments, threads)
+            voice = _open_voice(Path(model), Path(config) if config else Path(f"{model}.json"), alignments, threads,
+                                cache_graph)
         except ImportError as exc:
             raise ModelError(f"piper-tts is not installed ({exc})", hint="pip install piper-tts") from None
         except Exception as exc:  # a truncated or foreign .onnx file: say which one
@@ -202,12 +205,17 @@ def _cut(model: Path, voice, threads: int):
     return problem
 
 
-def _session(model_or_bytes, threads: int):
+def _session(model_or_bytes, threads: int, save_to: Path | None = None, optimized: bool = False):
     """An onnxruntime session whose threads sleep instead of spinning while they wait: on a kiosk CPU
-    shared with ASR and the language model, spinning threads halved our speed."""
+    shared with ASR and the language model, spinning threads halved our speed. `save_to`: write the
+    optimized graph there; `optimized`: the graph given is one such, so it is not optimized again."""
     import onnxruntime
 
     options = onnxruntime.SessionOptions()
+    if save_to is not None:
+        options.optimized_model_filepath = str(save_to)
+    if optimized:
+        options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_DISABLE_ALL
     if threads > 0:
         options.intra_op_num_threads = threads
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
@@ -219,14 +227,17 @@ def _session(model_or_bytes, threads: int):
     return onnxruntime.InferenceSession(model_or_bytes, sess_options=options, providers=["CPUExecutionProvider"])
 
 
-def _open_voice(model: Path, config: Path, alignments: bool, threads: int):
-    """PiperVoice.load, with our session (see _session)."""
-    import json
-
+def _open_voice(model: Path, config: Path, alignments: bool, threads: int, cache: bool = True):
+    """PiperVoice.load, with our session (see _session); its optimized graph is cached (_voice_session)."""
     from piper.config import PiperConfig
     from piper.voice import PiperVoice
 
-    model_or_bytes: str | bytes = str(model)
+    session = _voice_session(model, alignments, threads, cache)
+    return PiperVoice(config=PiperConfig.from_dict(json.loads(config.read_text(encoding="utf-8"))), session=session)
+
+
+def _voice_graph(model: Path, alignments: bool) -> str | bytes:
+    """The voice's graph as onnxruntime loads it: the file, or with the alignment output patched in."""
     if alignments:
         import onnx
         from piper.patch_voice_with_alignment import add_alignment_output
@@ -234,8 +245,110 @@ def _open_voice(model: Path, config: Path, alignments: bool, threads: int):
         graph = onnx.load(str(model))
         try:
             add_alignment_output(graph)
-            model_or_bytes = graph.SerializeToString()
+            return graph.SerializeToString()
         except ValueError:  # already patched on disk, or no tensor to expose: use the file as it is
             pass
-    session = _session(model_or_bytes, threads)
-    return PiperVoice(config=PiperConfig.from_dict(json.loads(config.read_text(encoding="utf-8"))), session=session)
+    return str(model)
+
+
+# --- the optimized graph, cached ------------------------------------------------------------
+# onnxruntime optimizes a voice's graph every time a session is made (~1 s of CPU on the 2-core
+# box), and patching in the alignment output costs ~0.3 s more: the same work at every start. The
+# first start saves the optimized graph under <models>/.cache/piper/; later starts load it with the
+# optimizations off (~0.2 s) and get the same graph, so the same audio. The cache is keyed by the
+# voice file (path, size, mtime), the patch, onnxruntime's version and the CPU (the saved graph may
+# hold CPU-specific layouts), and its sha256 is checked at every load (~40 ms): a changed voice, a
+# new onnxruntime, another CPU or a damaged cache file means the graph is built again from the voice.
+CACHE_DIR = Path(".cache") / "piper"  # under the models folder (gitignored)
+
+
+def _voice_session(model: Path, alignments: bool, threads: int, cache: bool = True):
+    entry = _cache_entry(model, alignments) if cache else None
+    if entry is not None:
+        session = _cached_session(entry, threads)
+        if session is not None:
+            return session
+    graph = _voice_graph(model, alignments)
+    if entry is None:
+        return _session(graph, threads)
+    target, key = entry
+    tmp = target.with_name(f"{target.name}.{os.getpid()}.{threading.get_ident()}.partial")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        session = _session(graph, threads, save_to=tmp)
+        digest = _sha256(tmp.read_bytes())
+        _write_json(target.with_suffix(".json"), {**key, "sha256": digest})
+        os.replace(tmp, target)
+        return session
+    except Exception as exc:  # a read-only models folder (or a voice that does not load: it fails again below)
+        log.info("cannot cache the optimized voice %s: %s", model.name, exc)
+    finally:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+    return _session(graph, threads)  # the graph is optimized again next time
+
+
+def _cache_entry(model: Path, alignments: bool) -> tuple[Path, dict] | None:
+    """(cached graph file, the key it must have been made with), or None when there is no models folder."""
+    import hashlib
+    import platform
+
+    import onnxruntime
+
+    from avatar import paths
+
+    try:
+        st = Path(model).stat()
+    except OSError:
+        return None
+    key = {"voice": str(Path(model).resolve()), "size": st.st_size, "mtime_ns": st.st_mtime_ns,
+           "alignments": bool(alignments), "onnxruntime": onnxruntime.__version__, "cpu": _cpu_id(platform)}
+    name = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
+    return paths.models_dir() / CACHE_DIR / f"{Path(model).stem}-{name}.onnx", key
+
+
+def _cached_session(entry: tuple[Path, dict], threads: int):
+    """A session from the cached graph when its key and sha256 match, else None (it is made again)."""
+    target, key = entry
+    try:
+        saved = json.loads(target.with_suffix(".json").read_text(encoding="utf-8"))
+        data = target.read_bytes()
+    except (OSError, ValueError):
+        return None
+    if not isinstance(saved, dict) or {k: saved.get(k) for k in key} != key:
+        return None
+    if saved.get("sha256") != _sha256(data):
+        log.warning("the cached optimized voice %s is damaged: optimizing the voice again", target)
+        return None
+    try:
+        return _session(data, threads, optimized=True)
+    except Exception as exc:  # onnxruntime refusing it: the voice file itself is the reference
+        log.warning("the cached optimized voice %s does not load (%s): optimizing the voice again", target, exc)
+        return None
+
+
+def _cpu_id(platform) -> str:
+    """The machine and its CPU's feature flags: a graph optimized on one CPU may not suit another."""
+    import hashlib
+
+    flags = ""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            flags = next((line for line in f if line.startswith(("flags", "Features"))), "")
+    except OSError:
+        flags = platform.processor()
+    return f"{platform.machine()}-{hashlib.sha256(flags.encode()).hexdigest()[:12]}"
+
+
+def _sha256(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
+def _write_json(path: Path, data: dict) -> None:
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.partial")
+    tmp.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
+    os.replace(tmp, path)

@@ -109,7 +109,8 @@ class Synthesizer:
                                          bool(getattr(self.cfg, "alignments", True)),
                                          int(getattr(self.cfg, "threads", 1)),
                                          bool(getattr(self.cfg, "stream", True)),
-                                         int(getattr(self.cfg, "stream_first_ms", 120)))
+                                         int(getattr(self.cfg, "stream_first_ms", 120)),
+                                         bool(getattr(self.cfg, "cache_graph", True)))
             self._engines[lang] = engine
         return engine
 
