@@ -60,6 +60,7 @@ def test_normalised_matching_of_times_prices_and_dashes():
     assert pack_eval.says("open until 6 pm", ["18:00"]) and pack_eval.says("bis 18 Uhr", "18:00")
     assert pack_eval.says("Mo–Sa 9–20 Uhr", "9-20") and not pack_eval.says("19 €", "9 €")
     assert pack_eval.says("Ebene 2", [["Ebene 2", "level 2"]][0])
+    assert pack_eval.says("day ticket 16.00 €", "16") and not pack_eval.says("16.50 €", "16")  # .00 is the whole amount
 
 
 def test_scoring_outcomes():

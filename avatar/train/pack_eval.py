@@ -91,6 +91,7 @@ def normalise(text: str) -> str:
     t = re.sub(r"\b(\d{1,2})\s*uhr\b", r"\1:00", t)
     t = re.sub(r"\b0(\d):(\d{2})\b", r"\1:\2", t)
     t = re.sub(r"(\d),(\d)", r"\1.\2", t)
+    t = re.sub(r"\b(\d+)\.00\b(?!\d)", r"\1", t)  # "16.00 €" says "16 €" (times became 16:00 above)
     t = re.sub(r"\b(euros?|eur)\b", "€", t)
     t = re.sub(r"€\s*(\d+(?:\.\d+)?)", r"\1 €", t)  # €9 -> 9 €
     t = re.sub(r"[–—]", "-", t)
