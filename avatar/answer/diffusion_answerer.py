@@ -105,7 +105,7 @@ class DiffusionAnswerer:
     # --- Answerer --------------------------------------------------------------------------------
     def warmup(self) -> None:
         """One decode per language now, so the first visitor does not pay torch's lazy set-up."""
-        self.retriever.prepare(tuple(self.cfg.general.languages))
+        self.retriever.prepare(tuple(self.cfg.general.languages), background=True)
         for lang in self.cfg.general.languages:
             facts = self.retrieve("warmup", lang)
             self.decode_candidate("warmup", lang, facts)

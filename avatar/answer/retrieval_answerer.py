@@ -87,7 +87,7 @@ class RetrievalAnswerer:
         self.tracer = tracer
 
     def warmup(self) -> None:
-        self.retriever.prepare(self.languages)
+        self.retriever.prepare(self.languages, background=True)
         for lang in self.languages:
             self.retriever.retrieve("warmup", lang, 1)
 

@@ -65,12 +65,13 @@ class Retriever:
         self.semantic, self.semantic_weight = semantic, float(semantic_weight)
         self._indexes: dict[str, _Index] = {}
 
-    def prepare(self, languages=("de", "en"), today: date | None = None) -> None:
-        """Build the index of each language now (at load), not on the first question."""
+    def prepare(self, languages=("de", "en"), today: date | None = None, background: bool = False) -> None:
+        """Build the index of each language now (at load), not on the first question; the facts'
+        vectors too, or (`background`) while the kiosk starts (a new pack's take seconds)."""
         for lang in languages:
             index = self._index(lang, today or datetime.now().date())
-            if self._semantic_for(index):  # the facts' vectors now (at load), not in a visitor's turn
-                self.semantic.fact_vectors(index.facts, self._keywords(lang))
+            if self._semantic_for(index):
+                self.semantic.prepare(index.facts, self._keywords(lang), background=background)
             _everyday_zipf("information", lang)  # loads the word-frequency list now, not in a visitor's turn
 
     def retrieve(self, question: str, lang: str, k: int = 3, today: date | None = None, context: str = "") -> list[Fact]:
@@ -133,6 +134,8 @@ class Retriever:
             sims = self.semantic.similarities(question, index.facts, self._keywords(lang))
         except (ValueError, RuntimeError, OSError) as exc:  # a broken engine costs the order, not the turn
             log.warning("semantic retrieval failed for one question, words alone decide: %s", exc)
+            return scores
+        if sims is None:  # the pack's vectors are still being made (the kiosk's first seconds)
             return scores
         z = (sims - sims.mean()) / (float(sims.std()) or 1.0)
         lift = self.semantic_weight * max(scores.values())

@@ -89,27 +89,65 @@ class SemanticScorer:
         # restart does not spend ~50 ms per fact again; None = not kept.
         self._cache = cache if cache is not None else paths.models_dir() / ".cache" / MODEL_NAME
         self._model_id = hashlib.sha256(f"{path.resolve()}:{path.stat().st_size}:{path.stat().st_mtime_ns}".encode()).hexdigest()
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # the caches below
+        self._engine = threading.Lock()  # one call into the C engine at a time
+        self._pending: set[str] = set()  # facts' vectors being made in the background
         self._vectors: dict[str, np.ndarray] = {}
         # A turn asks about one question several times (the answer, its fallback, a follow-up's
         # reading): its vector is made once. Keyed by a hash, cleared when the visitor leaves.
         self._queries: OrderedDict[str, np.ndarray] = OrderedDict()
 
     def fact_vectors(self, facts: list[Fact], keywords: Callable[[Fact], Iterable[str]] = lambda f: ()) -> np.ndarray:
-        """One row per fact (its text and keywords), cached by the facts' ids and texts."""
-        texts = [" ".join([f.text, *keywords(f)]) for f in facts]
-        key = hashlib.sha256("\n".join([self._model_id, *texts]).encode()).hexdigest()
+        """One row per fact (its text and keywords): from memory, from disk, or made now."""
+        texts, key = self._texts(facts, keywords)
         with self._lock:
             vectors = self._vectors.get(key)
+        if vectors is None:
+            vectors = self._read(key, len(texts))
             if vectors is None:
-                vectors = self._read(key, len(texts))
-                if vectors is None:
+                with self._engine:
                     vectors = self._model.passage(texts) if texts else np.zeros((0, self.dim), np.float32)
-                    self._write(key, vectors)
+                self._write(key, vectors)
+            with self._lock:
                 if len(self._vectors) >= 64:  # packs reloaded over weeks must not pile up
                     self._vectors.pop(next(iter(self._vectors)))
                 self._vectors[key] = vectors
-            return vectors
+        return vectors
+
+    def prepare(self, facts: list[Fact], keywords: Callable[[Fact], Iterable[str]] = lambda f: (),
+                background: bool = False) -> None:
+        """Have the facts' vectors ready. In the background (the kiosk's start: a new pack's vectors
+        take seconds), questions asked before they are ready are matched by words alone."""
+        if not background:
+            self.fact_vectors(facts, keywords)
+            return
+        texts, key = self._texts(facts, keywords)
+        with self._lock:
+            if key in self._vectors or key in self._pending:
+                return
+        kept = self._read(key, len(texts))  # a pack seen before: from disk at once
+        with self._lock:
+            if kept is not None:
+                self._vectors[key] = kept
+                return
+            if key in self._pending:
+                return
+            self._pending.add(key)
+
+        def make() -> None:
+            try:
+                self.fact_vectors(facts, keywords)
+            except Exception as exc:  # noqa: BLE001  (words alone then, as for a broken engine)
+                log.warning("the facts' meaning could not be prepared, words alone decide: %s", exc)
+            finally:
+                with self._lock:
+                    self._pending.discard(key)
+
+        threading.Thread(target=make, name="semantic-prepare", daemon=True).start()
+
+    def _texts(self, facts: list[Fact], keywords) -> tuple[list[str], str]:
+        texts = [" ".join([f.text, *keywords(f)]) for f in facts]
+        return texts, hashlib.sha256("\n".join([self._model_id, *texts]).encode()).hexdigest()
 
     def forget(self) -> None:
         """Drop the vectors of the visitor's questions (the facts' vectors stay)."""
@@ -136,13 +174,21 @@ class SemanticScorer:
             log.info("semantic vectors not kept on disk: %s", exc)
 
     def similarities(self, question: str, facts: list[Fact],
-                     keywords: Callable[[Fact], Iterable[str]] = lambda f: ()) -> np.ndarray:
+                     keywords: Callable[[Fact], Iterable[str]] = lambda f: ()) -> np.ndarray | None:
+        """Each fact's cosine similarity to the question; None while the facts' vectors are still
+        being made in the background."""
+        _, fact_key = self._texts(facts, keywords)
+        with self._lock:
+            if fact_key in self._pending:
+                return None
         vectors = self.fact_vectors(facts, keywords)
         key = hashlib.sha256(question.encode()).hexdigest()
         with self._lock:
             q = self._queries.get(key)
-            if q is None:
+        if q is None:
+            with self._engine:
                 q = self._model.query(question)
+            with self._lock:
                 self._queries[key] = q
                 while len(self._queries) > _QUERIES_KEPT:
                     self._queries.popitem(last=False)
