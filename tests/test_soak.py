@@ -7,7 +7,6 @@ import pytest
 
 from avatar import cli, config
 from avatar import events as ev
-from avatar.frames import SAMPLE_RATE
 from avatar.bench import soak
 from avatar.bench.soak import Bounds, EchoPath, TurnPlan, TurnRecord, plan_turns, summarize
 

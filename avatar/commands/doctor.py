@@ -80,12 +80,11 @@ def _audio(cfg) -> Check:
         return Check("audio devices", "missing", "PortAudio library not found (libportaudio.so.2)",
                      f"{sysdeps.install_command(sysdeps.PORTAUDIO)}; {hint}")
     try:
-        import sounddevice as sd  # noqa: F401  (needs the PortAudio library)
+        import sounddevice as sd  # needs the PortAudio library
     except OSError:
         return Check("audio devices", "missing", "PortAudio library not found",
                      f"{sysdeps.install_command(sysdeps.PORTAUDIO)}; {hint}")
     try:
-        import sounddevice as sd
         devices = sd.query_devices()
         ins = [d for d in devices if d["max_input_channels"] > 0]
         outs = [d for d in devices if d["max_output_channels"] > 0]

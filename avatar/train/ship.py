@@ -45,7 +45,7 @@ def ship(src: Path, command: str, models: Path | None = None, tables: CheckTable
         shutil.copyfile(src / name, dest / name)
     write_tables(dest, _tables(tables))
     entry = "\n".join([
-        f"# The embedded bilingual masked-diffusion model, trained by this project (docs/MODEL.md).",
+        "# The embedded bilingual masked-diffusion model, trained by this project (docs/MODEL.md).",
         f"[{NAME}]",
         'kind = "llm"',
         'source = "trained by this project: avatar train (avatar/train/), synthetic venues + small talk corpora"',

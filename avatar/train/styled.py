@@ -58,7 +58,7 @@ def _ask_de(rng: random.Random, s: Subject, attr: str) -> str:
         return rng.choice(["Wie heißt das WLAN?", "Gibt es hier WLAN?", "Was ist das WLAN-Passwort?", "Habt ihr Internet?"])
     if s.key == "hotline":
         return rng.choice(["Wie ist die Telefonnummer?", "Wie kann ich euch anrufen?", "Gibt es eine Hotline?"])
-    return rng.choice([f"Welcher {s.label_de} fährt hierher?", f"Wie komme ich mit {s.label_de} hierher?", f"Welche Linie fährt in die Stadt?",
+    return rng.choice([f"Welcher {s.label_de} fährt hierher?", f"Wie komme ich mit {s.label_de} hierher?", "Welche Linie fährt in die Stadt?",
                        "Wie komme ich mit öffentlichen Verkehrsmitteln hierher?"])
 
 

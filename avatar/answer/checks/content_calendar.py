@@ -63,9 +63,9 @@ def _is_word(s: str) -> bool:
 
 
 _MER = r"([ap])(?:\.\s?m\.|\s?m\b)"
-P_TIME_RANGE_UHR = re.compile(rf"\b(\d{{1,2}})(?:[:.](\d{{2}}))?\s*(?:-|–|—|bis)\s*(\d{{1,2}})(?:[:.](\d{{2}}))?\s*Uhr\b", _I)
+P_TIME_RANGE_UHR = re.compile(r"\b(\d{1,2})(?:[:.](\d{2}))?\s*(?:-|–|—|bis)\s*(\d{1,2})(?:[:.](\d{2}))?\s*Uhr\b", _I)
 P_TIME_12 = re.compile(rf"\b({_N})(?::(\d{{2}}))?\s*{_MER}", _I)
-P_TIME_DOTTED_12 = re.compile(rf"\b(\d{{1,2}})(?::(\d{{2}}))?\s*([ap])\.\s?m\.", _I)
+P_TIME_DOTTED_12 = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.\s?m\.", _I)
 P_TIME_COLON = re.compile(r"\b(\d{1,2}):(\d{2})(?!\d)(?:\s*Uhr\b)?", _I)
 P_TIME_DOT_UHR = re.compile(r"\b(\d{1,2})\.(\d{2})\s*Uhr\b", _I)
 P_TIME_UHR = re.compile(rf"\b({_N})\s*Uhr\b(?:\s*(\d{{1,2}}|{CARDINAL_WORDS_RE})\b(?!\s*(?:€|Euro|Prozent|%)))?(?:\s+({_DAYPART_RE}))?", _I)
