@@ -181,3 +181,16 @@ def test_a_new_packs_vectors_are_made_in_the_background_and_words_decide_meanwhi
     again = semantic.SemanticScorer(cache=tmp_path / "vectors")
     Retriever(pack, semantic=again).prepare(("en",), background=True)
     assert not again._pending and again.similarities(question, facts, retriever._keywords("en")) is not None
+
+
+def test_a_cpu_without_avx2_is_told_not_crashed(monkeypatch, caplog):
+    assert semantic.missing_cpu_features("flags\t\t: fpu sse2 avx avx2 fma\n") == []
+    old = "processor\t: 0\nflags\t\t: fpu sse2 sse4_2 avx\n"
+    assert semantic.missing_cpu_features(old) == ["AVX2", "FMA"]
+    monkeypatch.setattr(semantic, "missing_cpu_features", lambda: ["AVX2", "FMA"])
+    with pytest.raises(ModelError, match="AVX2 and FMA"):
+        semantic.SemanticScorer()
+    monkeypatch.setattr(semantic, "_SHARED", {})
+    with caplog.at_level(logging.WARNING):
+        assert semantic.shared_scorer() is None
+    assert "lacks AVX2" in caplog.text

