@@ -16,6 +16,7 @@ import numpy as np
 
 from avatar.aec.delay_estimator import DelayEstimate, estimate_delay
 from avatar.aec.reference_timeline import ReferenceTimeline
+from avatar.aec.ring import RingEstimate
 from avatar.events import Notice
 from avatar.frames import SAMPLE_RATE, AudioFrame
 from avatar.trace import now
@@ -78,6 +79,10 @@ class EchoCanceller:
         self._echo_lag: float | None = None  # where in the searched stretch the echo's played signal is (samples)
         self.reference_active = False  # last frame: the loudspeaker was playing, or its sound still rings in the room
         self._ref_quiet_chunks = _TAIL_CHUNKS  # 10 ms chunks since the loudspeaker last played
+        # during the first reply, the room's ring after loud words counts as the avatar's own echo too,
+        # not as a visitor (avatar/aec/ring.py)
+        self.ring = bool(_setting(cfg_echo, "ring", True))
+        self._ring = RingEstimate()
         if self.enabled:
             self._apm = self._load(cfg_echo)
 
@@ -119,17 +124,33 @@ class EchoCanceller:
         self.kept_db = _energy_db(out) - _energy_db(pcm)
         self.echo_dominated = self.double_talk = False
         mic_db = _energy_db(pcm[:size])
-        if ref_active and self.doubletalk_db > -100.0 and mic_db > _AUDIBLE_DB:
-            coherence, lag, ref_db = self._match(mic_frame.t, pcm[:size])
+        if not ref_active:
+            self._ring.rung_out()
+        else:
+            self._ring.played_s += size / SAMPLE_RATE
+        if ref_active and self.doubletalk_db > -100.0:
+            audible = mic_db > _AUDIBLE_DB
+            coherence, lag, ref_db = self._match(mic_frame.t, pcm[:size]) if audible else (0.0, 0, None)
             if coherence >= _ECHO_CERTAIN and ref_db[lag] > _AUDIBLE_DB:  # the echo alone: its level and delay
                 erl = mic_db - ref_db[lag]
                 self._erl_db = erl if self._erl_db is None else self._erl_db + _ERL_RATE * (erl - self._erl_db)
                 self._echo_lag = lag if self._echo_lag is None else self._echo_lag + _ERL_RATE * (lag - self._echo_lag)
             echo_db = None
             if self._erl_db is not None and self._echo_lag is not None:  # the loudest echo the played signal can make now
-                k, w = int(round(self._echo_lag)), int(_LAG_SPREAD_S * SAMPLE_RATE)
-                echo_db = float(ref_db[max(0, k - w):k + w + 1].max(initial=0.0)) + self._erl_db
-            if echo_db is not None and coherence < _ECHO_CERTAIN and mic_db > echo_db + _DOUBLE_TALK_EXCESS_DB:
+                ringing = self.ring and self._ring.first_reply
+                if ref_db is None and ringing:  # a quiet frame: its played level, for the ring it leaves
+                    ref_db = self._played_db(mic_frame.t, size)
+                if ref_db is not None:
+                    k, w = int(round(self._echo_lag)), int(_LAG_SPREAD_S * SAMPLE_RATE)
+                    echo_db = float(ref_db[max(0, k - w):k + w + 1].max(initial=0.0)) + self._erl_db
+                if ringing and echo_db is not None:  # the first reply: what still rings of the words played before
+                    ring_db = self._ring.level_db(mic_frame.t)
+                    self._ring.observe(mic_frame.t, echo_db)
+                    if ring_db is not None:
+                        echo_db = max(echo_db, ring_db)
+            if not audible:
+                pass  # nothing to hear: neither a visitor nor the avatar's own voice
+            elif echo_db is not None and coherence < _ECHO_CERTAIN and mic_db > echo_db + _DOUBLE_TALK_EXCESS_DB:
                 # more sound than the loudest echo the played signal can make: a visitor talking over
                 # the reply. The canceller's suppressor often takes such an onset away (> 10 dB) before
                 # it has noticed the double talk; the endpointer then hears the microphone as it was
@@ -149,6 +170,12 @@ class EchoCanceller:
                 self.kept_db = _energy_db(out) - _energy_db(pcm)
         self.process_s += now() - start
         return dataclasses.replace(mic_frame, pcm=out[:size])
+
+    def _played_db(self, t: float, n: int) -> np.ndarray:
+        """The played energy (dB) at every lag of the stretch `_match` searches, for a frame of `n` samples."""
+        early, late = _COHERENCE_LAGS_S
+        ref = self._timeline.read(t - late, n + int((late - early) * SAMPLE_RATE)).astype(np.float64)
+        return 10.0 * np.log10(np.convolve(ref * ref, np.ones(n), "valid") / n + 1.0)
 
     def _match(self, t: float, mic: np.ndarray) -> tuple[float, int, np.ndarray]:
         """How much a captured frame is the played signal: the best normalized correlation with it
