@@ -194,3 +194,13 @@ def test_a_cpu_without_avx2_is_told_not_crashed(monkeypatch, caplog):
     with caplog.at_level(logging.WARNING):
         assert semantic.shared_scorer() is None
     assert "lacks AVX2" in caplog.text
+
+
+def test_a_monologue_is_read_by_its_last_words(pack):
+    scorer = semantic.SemanticScorer()
+    asked = []
+    query = scorer._model.query
+    scorer._model.query = lambda text: asked.append(text) or query(text)
+    preamble = "hallo wir sind heute mit der ganzen familie aus der stadt gekommen und " * 20
+    scorer.similarities(preamble + "wo ist die garderobe", pack.facts("de"))
+    assert len(asked[0].split()) == semantic.QUESTION_WORDS and asked[0].endswith("wo ist die garderobe")
