@@ -80,6 +80,18 @@ def run(args, cfg) -> int:
     return 0
 
 
+def _meaning(cfg) -> str:
+    """Whether retrieval used meaning beside words in this run (it falls back to words alone)."""
+    from avatar.answer.retrieval import semantic
+
+    weight = float(cfg.answer.semantic_weight)
+    if weight <= 0:
+        return "words only (answer.semantic_weight = 0)"
+    if semantic.shared_scorer() is None:
+        return "words only (the semantic model did not load: see the log)"
+    return f"words and meaning (multilingual-e5-small, answer.semantic_weight = {weight:g})"
+
+
 def _run_packs(args, cfg, lm) -> int:
     from avatar.paths import resolve
     from avatar.train.pack_eval import format_report, run_packs
@@ -87,9 +99,11 @@ def _run_packs(args, cfg, lm) -> int:
     root = Path(args.packs) if Path(args.packs).is_absolute() or Path(args.packs).exists() else resolve(args.packs)
     result = run_packs(root, cfg, lm=lm)
     print(format_report(result["report"]))
+    meaning = _meaning(cfg)
+    print(f"facts found by: {meaning}")
     if args.json:
-        Path(args.json).write_text(json.dumps({"model": str(lm.path), "packs": str(root), **result}, indent=1,
-                                              ensure_ascii=False))
+        Path(args.json).write_text(json.dumps({"model": str(lm.path), "packs": str(root), "retrieval": meaning,
+                                               **result}, indent=1, ensure_ascii=False))
         print(f"wrote {args.json}")
     return 0
 
