@@ -19,6 +19,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("questions", nargs="+")
     parser.add_argument("-k", type=int, default=3)
     parser.add_argument("--repeats", type=int, default=200, help="timing repeats per question")
+    parser.add_argument("--meaning", action="store_true",
+                        help="order the facts by meaning too, as the kiosk does (answer.semantic_weight); the first "
+                             "time includes the question's vector, the repeats reuse it")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         path = args.pack
@@ -29,7 +32,14 @@ def main(argv: list[str] | None = None) -> int:
         t0 = now()
         pack = load_pack(path)
         print(f"{len(pack.entries)} facts loaded in {(now() - t0) * 1000:.1f} ms")
-    retriever = Retriever(pack)
+    scorer = None
+    if args.meaning:
+        from avatar.answer.retrieval.semantic import shared_scorer
+
+        scorer = shared_scorer()
+        if scorer is None:
+            print("meaning: the semantic model did not load (see the warning): words only")
+    retriever = Retriever(pack, semantic=scorer)
     t0 = now()
     retriever.prepare([args.lang])
     print(f"index built in {(now() - t0) * 1000:.1f} ms")
