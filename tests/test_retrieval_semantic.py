@@ -169,6 +169,8 @@ def test_a_new_packs_vectors_are_made_in_the_background_and_words_decide_meanwhi
     question = "is there someone who can show us around"
     retriever.prepare(("en",), background=True)
     assert scorer.similarities(question, facts, retriever._keywords("en")) is None
+    # nor does a question about another, ready pack wait behind the engine
+    assert scorer.similarities("wo ist die garderobe", pack.facts("de")) is None
     words = [f.id for f in Retriever(pack, semantic_weight=0).retrieve(question, "en", 3)]
     assert [f.id for f in retriever.retrieve(question, "en", 3)] == words
     gate.set()

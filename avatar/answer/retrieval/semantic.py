@@ -29,6 +29,7 @@ from avatar.errors import AvatarError, ModelError
 log = logging.getLogger(__name__)
 
 _QUERIES_KEPT = 8
+_BACKGROUND_NICE = 10  # the thread that makes a new pack's vectors
 # A question's vector costs ~18 ms for 10 tokens and ~58 ms for 50 on one core of the 2-core box, in
 # the visitor's wait: a long monologue is read by its last words, where the question usually is.
 QUESTION_WORDS = 40
@@ -159,6 +160,11 @@ class SemanticScorer:
 
         def make() -> None:
             try:
+                # Below the kiosk's own work: the warm-up and a visitor's turn get the cores first.
+                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), _BACKGROUND_NICE)
+            except (AttributeError, OSError):
+                pass  # not Linux, or not allowed: at normal priority
+            try:
                 self.fact_vectors(facts, keywords)
             except Exception as exc:  # noqa: BLE001  (words alone then, as for a broken engine)
                 log.warning("the facts' meaning could not be prepared, words alone decide: %s", exc)
@@ -199,10 +205,10 @@ class SemanticScorer:
     def similarities(self, question: str, facts: list[Fact],
                      keywords: Callable[[Fact], Iterable[str]] = lambda f: ()) -> np.ndarray | None:
         """Each fact's cosine similarity to the question; None while the facts' vectors are still
-        being made in the background."""
-        _, fact_key = self._texts(facts, keywords)
+        being made in the background (for any pack: the engine is busy with them for seconds, and a
+        visitor's question must not wait behind them)."""
         with self._lock:
-            if fact_key in self._pending:
+            if self._pending:
                 return None
         vectors = self.fact_vectors(facts, keywords)
         question = " ".join(question.split()[-QUESTION_WORDS:])
