@@ -141,7 +141,7 @@ def test_a_damaged_model_file_is_refused_and_retrieval_falls_back(tmp_path, monk
         semantic.model_file()
     state, detail, _ = semantic.status()
     assert state == "missing" and "damaged" in detail
-    monkeypatch.setattr(semantic, "_SHARED", {})
+    monkeypatch.setattr(semantic, "_SHARED", [])
     with caplog.at_level(logging.WARNING):
         assert semantic.shared_scorer() is None
     assert "semantic retrieval is off" in caplog.text
@@ -192,7 +192,7 @@ def test_a_cpu_without_avx2_is_told_not_crashed(monkeypatch, caplog):
     monkeypatch.setattr(semantic, "missing_cpu_features", lambda: ["AVX2", "FMA"])
     with pytest.raises(ModelError, match="AVX2 and FMA"):
         semantic.SemanticScorer()
-    monkeypatch.setattr(semantic, "_SHARED", {})
+    monkeypatch.setattr(semantic, "_SHARED", [])
     with caplog.at_level(logging.WARNING):
         assert semantic.shared_scorer() is None
     assert "lacks AVX2" in caplog.text

@@ -135,22 +135,9 @@ class EchoCanceller:
                 erl = mic_db - ref_db[lag]
                 self._erl_db = erl if self._erl_db is None else self._erl_db + _ERL_RATE * (erl - self._erl_db)
                 self._echo_lag = lag if self._echo_lag is None else self._echo_lag + _ERL_RATE * (lag - self._echo_lag)
-            echo_db = None
-            if self._erl_db is not None and self._echo_lag is not None:  # the loudest echo the played signal can make now
-                ringing = self.ring and self._ring.first_reply
-                if ref_db is None and ringing:  # a quiet frame: its played level, for the ring it leaves
-                    ref_db = self._played_db(mic_frame.t, size)
-                if ref_db is not None:
-                    k, w = int(round(self._echo_lag)), int(_LAG_SPREAD_S * SAMPLE_RATE)
-                    echo_db = float(ref_db[max(0, k - w):k + w + 1].max(initial=0.0)) + self._erl_db
-                if ringing and echo_db is not None:  # the first reply: what still rings of the words played before
-                    ring_db = self._ring.level_db(mic_frame.t)
-                    self._ring.observe(mic_frame.t, echo_db)
-                    if ring_db is not None:
-                        echo_db = max(echo_db, ring_db)
-            if not audible:
-                pass  # nothing to hear: neither a visitor nor the avatar's own voice
-            elif echo_db is not None and coherence < _ECHO_CERTAIN and mic_db > echo_db + _DOUBLE_TALK_EXCESS_DB:
+            echo_db = self._loudest_echo_db(mic_frame.t, size, ref_db)
+            # a frame too quiet to hear is neither a visitor nor the avatar's own voice
+            if audible and echo_db is not None and coherence < _ECHO_CERTAIN and mic_db > echo_db + _DOUBLE_TALK_EXCESS_DB:
                 # more sound than the loudest echo the played signal can make: a visitor talking over
                 # the reply. The canceller's suppressor often takes such an onset away (> 10 dB) before
                 # it has noticed the double talk; the endpointer then hears the microphone as it was
@@ -158,7 +145,7 @@ class EchoCanceller:
                 if self.kept_db <= self.doubletalk_db:
                     out = pcm.copy()
                     self.kept_db = 0.0
-            elif _own_voice(coherence, self.kept_db, self.doubletalk_db):
+            elif audible and _own_voice(coherence, self.kept_db, self.doubletalk_db):
                 # while the loudspeaker plays, a frame that is the played signal (almost) alone, one the
                 # canceller let through although it is mostly the played signal (not converged yet, or
                 # the echo path moved), or one it took most of (its residual: through a real audio
@@ -170,6 +157,26 @@ class EchoCanceller:
                 self.kept_db = _energy_db(out) - _energy_db(pcm)
         self.process_s += now() - start
         return dataclasses.replace(mic_frame, pcm=out[:size])
+
+    def _loudest_echo_db(self, t: float, n: int, ref_db: np.ndarray | None) -> float | None:
+        """The loudest echo the played signal can make in the frame at `t` (dB), raised during the
+        first reply to what still rings of the words played before; None before the echo's level and
+        delay are learned, or for a quiet frame (`ref_db` None) after the first reply."""
+        if self._erl_db is None or self._echo_lag is None:
+            return None
+        ringing = self.ring and self._ring.first_reply
+        if ref_db is None:
+            if not ringing:
+                return None
+            ref_db = self._played_db(t, n)  # a quiet frame: its played level, for the ring it leaves
+        k, w = int(round(self._echo_lag)), int(_LAG_SPREAD_S * SAMPLE_RATE)
+        echo_db = float(ref_db[max(0, k - w):k + w + 1].max(initial=0.0)) + self._erl_db
+        if ringing:
+            ring_db = self._ring.level_db(t)
+            self._ring.observe(t, echo_db)
+            if ring_db is not None:
+                echo_db = max(echo_db, ring_db)
+        return echo_db
 
     def _played_db(self, t: float, n: int) -> np.ndarray:
         """The played energy (dB) at every lag of the stretch `_match` searches, for a frame of `n` samples."""

@@ -228,30 +228,30 @@ class SemanticScorer:
         return sims
 
 
-_SHARED: dict[int, SemanticScorer | None] = {}
+_SHARED: list[SemanticScorer | None] = []  # empty until the first try; then the scorer, or None: it did not load
 _SHARED_LOCK = threading.Lock()
 
 
-def shared_scorer(threads: int = 1) -> SemanticScorer | None:
-    """The process's scorer (loaded once), or None when it cannot load: then retrieval uses words
-    alone, and the reason is logged once (`avatar doctor` names it too)."""
+def shared_scorer() -> SemanticScorer | None:
+    """The process's scorer (loaded once, one engine thread), or None when it cannot load: then
+    retrieval uses words alone, and the reason is logged once (`avatar doctor` names it too)."""
     with _SHARED_LOCK:
-        if threads not in _SHARED:
+        if not _SHARED:
             try:
-                _SHARED[threads] = SemanticScorer(threads=threads)
+                _SHARED.append(SemanticScorer())
             except (AvatarError, ImportError, OSError, RuntimeError) as exc:
                 reason = getattr(exc, "message", None) or str(exc)
                 log.warning("semantic retrieval is off (questions are matched to facts by their words only): %s",
                             reason)
-                _SHARED[threads] = None
-        return _SHARED[threads]
+                _SHARED.append(None)
+        return _SHARED[0]
 
 
 def forget() -> None:
     """The visitor left: drop the vectors of their questions from the process's scorer."""
     with _SHARED_LOCK:
-        scorers = [s for s in _SHARED.values() if s is not None]
-    for scorer in scorers:
+        scorer = _SHARED[0] if _SHARED else None
+    if scorer is not None:
         scorer.forget()
 
 
