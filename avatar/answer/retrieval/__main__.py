@@ -8,9 +8,11 @@ def main(argv: list[str] | None = None) -> int:
     """`python -m avatar.answer.retrieval PACK LANG QUESTION...`: what each question retrieves, and how fast.
     PACK `synthetic:N` is the sample pack grown to N facts (avatar/answer/synthetic_pack.py)."""
     import argparse
+    import sys
     import tempfile
 
     from avatar.answer.knowledge import load_pack
+    from avatar.errors import AvatarError
     from avatar.trace import now
 
     parser = argparse.ArgumentParser(description=main.__doc__)
@@ -30,7 +32,11 @@ def main(argv: list[str] | None = None) -> int:
 
             path, _ = write_synthetic_pack(tmp, int(path.split(":", 1)[1]))
         t0 = now()
-        pack = load_pack(path)
+        try:
+            pack = load_pack(path)
+        except AvatarError as exc:  # a wrong path or a broken pack: say what, not a traceback
+            print(f"error: {exc.message}" + (f"\n  hint: {exc.hint}" if exc.hint else ""), file=sys.stderr)
+            return 2
         print(f"{len(pack.entries)} facts loaded in {(now() - t0) * 1000:.1f} ms")
     scorer = None
     if args.meaning:
