@@ -30,21 +30,12 @@ class ARLayers(MDLMLayers):
     """MDLMLayers with causal attention: prompt tokens see earlier prompt tokens, reply tokens see
     the whole prompt and earlier reply tokens."""
 
-    def encode_prompt(self, prompt_ids: torch.Tensor) -> PromptCache:
-        key_valid = prompt_ids != self.config.pad_token_id
-        p = prompt_ids.shape[1]
-        pos = torch.arange(p, device=prompt_ids.device).expand_as(prompt_ids)
-        x = self.embed(prompt_ids) + self.segment.weight[0]
-        causal = torch.ones(p, p, dtype=torch.bool, device=prompt_ids.device).tril()
-        mask = key_valid[:, None, None, :] & causal  # (B, 1, P, P); position 0 (<bos>) is always valid
-        rot = self._angles(pos, x.dtype)
-        keys, values = [], []
-        for blk in self.blocks:
-            q, k, v = blk.qkv_heads(x, rot)
-            keys.append(k)
-            values.append(v)
-            x = blk.finish(x, F.scaled_dot_product_attention(q, k, v, attn_mask=mask))
-        return PromptCache(keys, values, self.ln_f(x), prompt_ids, key_valid, key_valid.sum(1))
+    def _prompt_mask(self, key_valid: torch.Tensor) -> torch.Tensor:
+        """Each prompt position attends to the valid ones up to itself (B, 1, P, P); position 0
+        (<bos>) is always valid."""
+        p = key_valid.shape[1]
+        causal = torch.ones(p, p, dtype=torch.bool, device=key_valid.device).tril()
+        return key_valid[:, None, None, :] & causal
 
     def start_reply(self, cache: PromptCache) -> ReplyCache:
         return ReplyCache(cache, [None] * len(self.blocks), [None] * len(self.blocks))

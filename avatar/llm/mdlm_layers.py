@@ -107,7 +107,7 @@ class MDLMLayers:
         key_valid = prompt_ids != self.config.pad_token_id
         pos = torch.arange(prompt_ids.shape[1], device=prompt_ids.device).expand_as(prompt_ids)
         x = self.embed(prompt_ids) + self.segment.weight[0]
-        mask = key_valid[:, None, None, :]
+        mask = self._prompt_mask(key_valid)
         rot = self._angles(pos, x.dtype)
         keys, values = [], []
         for blk in self.blocks:
@@ -116,6 +116,10 @@ class MDLMLayers:
             values.append(v)
             x = blk.finish(x, F.scaled_dot_product_attention(q, k, v, attn_mask=mask))
         return PromptCache(keys, values, self.ln_f(x), prompt_ids, key_valid, key_valid.sum(1))
+
+    def _prompt_mask(self, key_valid: torch.Tensor) -> torch.Tensor:
+        """Which prompt positions each prompt position attends to: every valid one (B, 1, 1, P)."""
+        return key_valid[:, None, None, :]
 
     # --- answer --------------------------------------------------------------------------------
     def _answer_logits(self, answer_ids: torch.Tensor, cache: PromptCache) -> torch.Tensor:
