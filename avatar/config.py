@@ -56,6 +56,7 @@ _RANGES: dict[str, tuple[float, float]] = {
     "asr.incremental_overlap_ms": (0, 5000),
     "tts.stream_first_ms": (20, 1000),
     "answer.semantic_weight": (0.0, 5.0),
+    "general.knowledge_check_s": (0.0, 86400.0),
 }
 # Numbers where 0 means nothing sensible (a zero timeout, an empty beam); "section.*" = every key.
 _POSITIVE = {

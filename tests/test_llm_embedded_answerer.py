@@ -105,3 +105,22 @@ def test_a_weekday_with_another_subject_keeps_that_subjects_fact(model_dir):
     # the sample venue's café has hours of its own: a named weekday must not put the museum's first
     facts = a.retrieve("wann hat das café am sonntag offen", "de")
     assert facts and facts[0].id != "hours-sun", [f.id for f in facts]
+
+
+def test_an_edited_pack_is_read_at_the_next_answer_and_its_fallback_follows(model_dir, tmp_path):
+    from avatar.answer.knowledge import load_pack
+
+    a = answerer(model_dir)
+    old = "Der Eintritt kostet 9 € für Erwachsene."
+    from avatar.paths import resolve
+
+    sample = resolve(config.load(None).general.knowledge) / "venue.toml"
+    (tmp_path / "venue.toml").write_text(sample.read_text(encoding="utf-8").replace(
+        old, "Der Eintritt kostet 12 € für Erwachsene."), encoding="utf-8")
+    edited = load_pack(tmp_path)
+    a.use_pack(edited)
+    assert a.pack is edited and a.skills.pack is edited
+    facts = a.retrieve("Was kostet der Eintritt für Erwachsene?", "de")
+    assert "12 €" in facts[0].text
+    reply = a.answer("Was kostet der Eintritt für Erwachsene?", "de").reply
+    assert "9 €" not in reply  # whatever it says, never the price the operator took out

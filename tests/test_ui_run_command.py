@@ -69,3 +69,15 @@ def test_a_fullscreen_kiosk_run_with_screenshot_quits_on_its_own(qtbot, fast_dem
     png = tmp_path / "kiosk.png"
     assert cli.main(["--set", f"general.trace_dir={tmp_path}", "run", "--demo", "--screenshot", str(png)]) == 0
     assert png.exists()
+
+
+def test_a_missing_input_file_is_named_before_any_model_loads(monkeypatch, capsys, tmp_path):
+    from avatar.commands import run as run_command
+
+    def no_loading(*args, **kw):  # pragma: no cover - the point is that it is never reached
+        raise AssertionError("models loaded for an input that does not exist")
+
+    monkeypatch.setattr(run_command, "_load_stages", no_loading)
+    code = cli.main(["run", "--headless", "--input", str(tmp_path / "nowhere.wav")])
+    err = capsys.readouterr().err
+    assert code == 2 and "audio file not found" in err and "nowhere.wav" in err

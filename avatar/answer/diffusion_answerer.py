@@ -74,6 +74,16 @@ class DiffusionAnswerer:
 
         self.skills = RetrievalAnswerer(pack, cfg, tracer)  # what no language model can know: the clock
 
+    def use_pack(self, pack) -> None:
+        """Answer from `pack` from now on (the operator edited the venue's file); between turns. The
+        model stays: a pack is read at every answer, never learnt."""
+        from avatar.answer.retrieval import retriever_for
+
+        retriever = retriever_for(pack, self.cfg)
+        retriever.prepare(tuple(self.cfg.general.languages), background=True)
+        self.skills.use_pack(pack)
+        self.pack, self.retriever = pack, retriever
+
     # --- the seam for the checks -------------------------------------------------------------------
     def decode_candidate(self, question: str, lang: str, facts: Sequence[Fact], history: Sequence[HistoryTurn] = (),
                          variant: int = 0, banned_token_ids: Sequence[int] = (), cancel: CancelToken = NEVER):

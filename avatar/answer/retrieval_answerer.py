@@ -79,6 +79,7 @@ class RetrievalAnswerer:
     """Answerer over a knowledge pack: the best BM25 fact, small talk, or a polite decline."""
 
     def __init__(self, pack: KnowledgePack, cfg, tracer: Tracer = TRACER) -> None:
+        self.cfg = cfg
         self.pack = pack
         self.retriever = retriever_for(pack, cfg)
         self.top_k = int(cfg.answer.top_k)
@@ -90,6 +91,12 @@ class RetrievalAnswerer:
         self.retriever.prepare(self.languages, background=True)
         for lang in self.languages:
             self.retriever.retrieve("warmup", lang, 1)
+
+    def use_pack(self, pack: KnowledgePack) -> None:
+        """Answer from `pack` from now on (the operator edited the venue's file); between turns."""
+        retriever = retriever_for(pack, self.cfg)
+        retriever.prepare(self.languages, background=True)
+        self.pack, self.retriever = pack, retriever
 
     def answer(self, question: str, lang: str, history: list[HistoryTurn] = (),
                cancel: CancelToken = NEVER, turn: int | None = None) -> Answer:

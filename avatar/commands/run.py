@@ -74,6 +74,12 @@ def run(args, cfg) -> int:
 
     no_display = "--headless given" if args.headless else display_problem()
     inputs, output = args.input, args.output
+    missing = [p for p in inputs or () if not Path(p).is_file()]
+    if missing:  # said now, not after the models have loaded for seconds
+        from avatar.errors import AudioFileError
+
+        raise AudioFileError(f"audio file not found: {', '.join(missing)}",
+                             hint="check the path; inputs are WAV (or FLAC/OGG) files")
     no_audio = None
     if not args.demo and not inputs:
         no_audio = audio_problem(cfg)

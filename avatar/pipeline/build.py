@@ -230,7 +230,31 @@ def build_voice_loop(cfg, inputs: Sequence[str | Path] | None = None, output: st
                      renew=renew, on_renewed=stages.renewed, **extras)
     if isinstance(source, PlaylistSource):
         source.busy = loop.busy
+    _follow_knowledge(loop, cfg, knowledge, stages)
     return loop
+
+
+def _follow_knowledge(loop, cfg, knowledge: str | None, stages: Stages) -> None:
+    """The loop reads the pack again when the operator edits it (`general.knowledge_check_s`, 0 = never)."""
+    every_s = float(cfg.general.knowledge_check_s)
+    if every_s <= 0:
+        return
+    from avatar.answer import load_knowledge
+    from avatar.paths import resolve
+    from avatar.pipeline.knowledge_watch import KnowledgeWatch, pack_file
+
+    def apply(pack) -> bool:
+        if not loop.use_pack(pack):
+            return False
+        if cfg.asr.venue_prompt and hasattr(loop.asr, "set_vocabulary"):
+            from avatar.pipeline.venue_words import venue_words
+
+            loop.asr.set_vocabulary(venue_words(pack, list(cfg.general.languages)))
+        return True
+
+    path = knowledge or cfg.general.knowledge
+    loop.follow_knowledge(KnowledgeWatch(pack_file(resolve(path)), lambda: load_knowledge(cfg, path), apply,
+                                         loop.emit, every_s=every_s))
 
 
 def _echo_canceller(cfg, device: bool = False):

@@ -14,6 +14,7 @@ partial transcripts. Observers (HUD, bench, tests) subscribe to events; they nev
   turn_runner.py   one turn: final ASR -> answer -> TTS -> sink, the apology for a lost one
   turn_metrics.py  how a turn's stages add up to its voice-to-voice latency; what is kept of turns
   visitor.py       the visitor's language and history, forgotten when they leave
+  knowledge_watch.py  the venue's pack read again when the operator edits it (used between turns)
 """
 from __future__ import annotations
 
@@ -77,6 +78,7 @@ class VoiceLoop:
                                        backchannel=backchannel, tracer=tracer, emit=self.emit)
         self._runner = TurnRunner(cfg, self._stages, self._partials, self.visitor, self._jobs, self.turn_log,
                                   floor=self._turn_taking, tracer=tracer, emit=self.emit, stopping=self._stopping)
+        self._knowledge_watch = None  # knowledge_watch.KnowledgeWatch, when the kiosk follows the pack's edits
 
     # --- the stages (each behind the watchdog: these are the instances in use now) ----------
     @property
@@ -143,15 +145,34 @@ class VoiceLoop:
         self.visitor.choose(lang)
         self.emit(ev.LanguageChanged(now(), lang=lang))
 
+    def use_pack(self, pack) -> bool:
+        """A knowledge pack the operator edited goes into use between turns; False (nothing changed)
+        while the visitor speaks or a turn is being answered or heard: try again later."""
+        if self.busy():
+            return False
+        for answerer in (self.answerer, self.fallback_answerer):
+            use = getattr(answerer, "use_pack", None)  # a stand-in answerer (tests, demo) keeps its own
+            if use is not None:
+                use(pack)
+        return True
+
+    def follow_knowledge(self, watch) -> None:
+        """Run `watch` (knowledge_watch.KnowledgeWatch) with the loop: started and stopped with it."""
+        self._knowledge_watch = watch
+
     def start(self) -> None:
         if self._capture_thread is not None:
             return
         self._capture_thread = threading.Thread(target=self._capture, name="capture", daemon=True)
         self._capture_thread.start()
         self._partials.start()
+        if self._knowledge_watch is not None:
+            self._knowledge_watch.start()
 
     def stop(self) -> None:
         self._stopping.set()
+        if self._knowledge_watch is not None:
+            self._knowledge_watch.stop(timeout=0.0)
         self._jobs.cancel_all("stopped")
         try:
             self.sink.stop()
@@ -171,7 +192,8 @@ class VoiceLoop:
         Returns the names of threads still running after `timeout` (a hung stage call)."""
         self.stop()
         deadline = now() + timeout
-        threads = [self._capture_thread, self._partials.thread, *self._jobs.threads()]
+        threads = [self._capture_thread, self._partials.thread, *self._jobs.threads(),
+                   self._knowledge_watch.thread if self._knowledge_watch is not None else None]
         for thread in threads:
             if thread is not None and thread is not threading.current_thread():
                 thread.join(max(0.0, deadline - now()))

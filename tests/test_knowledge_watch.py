@@ -1,0 +1,187 @@
+"""The kiosk reads the venue's pack again when the operator edits it: used between turns, a broken
+edit named and the pack before kept."""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from avatar import config
+from avatar import events as ev
+from avatar.answer.knowledge import load_pack
+from avatar.answer.retrieval_answerer import RetrievalAnswerer
+from avatar.pipeline import knowledge_watch
+from avatar.pipeline.knowledge_watch import KnowledgeWatch, pack_file
+from avatar.pipeline.voice_loop import VoiceLoop
+from avatar.trace import Tracer
+
+from fakes import FakeASR, FakeSink, FakeTTS, ScriptedEndpointer, ScriptedSource
+
+SAMPLE = Path(__file__).resolve().parents[1] / "assets" / "venues" / "sample" / "venue.toml"
+OLD_PRICE = "Der Eintritt kostet 9 € für Erwachsene."
+
+
+@pytest.fixture(autouse=True)
+def no_settle(monkeypatch):
+    monkeypatch.setattr(knowledge_watch, "SETTLE_S", 0.0)
+
+
+@pytest.fixture()
+def venue(tmp_path) -> Path:
+    folder = tmp_path / "venue"
+    folder.mkdir()
+    shutil.copy(SAMPLE, folder / "venue.toml")
+    assert OLD_PRICE in (folder / "venue.toml").read_text(encoding="utf-8")
+    return folder
+
+
+def edit(folder: Path, old: str, new: str) -> None:
+    file = folder / "venue.toml"
+    text = file.read_text(encoding="utf-8")
+    assert old in text
+    file.write_text(text.replace(old, new), encoding="utf-8")
+    st = file.stat()  # a later mtime even on a coarse clock: the edit must be seen as one
+    os.utime(file, ns=(st.st_atime_ns, st.st_mtime_ns + 2_000_000_000))
+
+
+def watch_of(folder: Path, apply=lambda pack: True):
+    notices: list[ev.Notice] = []
+    applied = []
+
+    def use(pack):
+        ok = apply(pack)
+        if ok:
+            applied.append(pack)
+        return ok
+
+    watch = KnowledgeWatch(pack_file(folder), lambda: load_pack(folder), use, notices.append, every_s=0.05)
+    return watch, applied, notices
+
+
+def test_an_edited_pack_that_loads_goes_into_use_and_the_kiosk_says_so(venue):
+    watch, applied, notices = watch_of(venue)
+    assert watch.check() is False and not applied  # nothing changed yet
+    edit(venue, OLD_PRICE, "Der Eintritt kostet 12 € für Erwachsene.")
+    assert watch.check() is True
+    assert len(applied) == 1 and watch.reloads == 1
+    assert "12 €" in " ".join(f.text for f in applied[0].facts("de"))
+    assert [n.key for n in notices] == ["knowledge"] and "read again" in notices[0].message
+    assert watch.check() is False  # the same file is not read twice
+
+
+def test_a_broken_edit_is_named_once_and_the_pack_before_stays(venue):
+    watch, applied, notices = watch_of(venue)
+    edit(venue, "[venue]", "[venue")  # a typo in the TOML
+    assert watch.check() is False and not applied
+    assert len(notices) == 1
+    assert "not taken" in notices[0].message and "not valid TOML" in notices[0].message
+    assert watch.check() is False and len(notices) == 1  # said once per edit, not every few seconds
+    edit(venue, "[venue", "[venue]")  # mended
+    assert watch.check() is True and len(applied) == 1
+
+
+def test_a_pack_with_a_missing_field_is_refused_with_the_loaders_message(venue):
+    watch, applied, notices = watch_of(venue)
+    text = (venue / "venue.toml").read_text(encoding="utf-8")
+    name_line = next(line for line in text.splitlines() if line.startswith("name ="))
+    edit(venue, name_line + "\n", "")
+    assert watch.check() is False and not applied
+    assert "name" in notices[0].message
+
+
+def test_while_a_turn_runs_the_new_pack_waits_for_the_next_look(venue):
+    busy = [True]
+    watch, applied, notices = watch_of(venue, apply=lambda pack: not busy[0])
+    edit(venue, OLD_PRICE, "Der Eintritt kostet 12 € für Erwachsene.")
+    assert watch.check() is False and not applied and not notices
+    busy[0] = False
+    assert watch.check() is True and len(applied) == 1
+
+
+def test_a_pack_file_that_is_gone_for_a_moment_changes_nothing(venue):
+    watch, applied, notices = watch_of(venue)
+    (venue / "venue.toml").rename(venue / "venue.toml.bak")
+    assert watch.check() is False and not applied and not notices
+
+
+def test_the_retrieval_answerer_says_the_edited_fact():
+    cfg = config.load(sets=["answer.semantic_weight=0"], env={})
+    pack = load_pack(SAMPLE)
+    answerer = RetrievalAnswerer(pack, cfg)
+    assert "9 €" in answerer.answer("Was kostet der Eintritt für Erwachsene?", "de").reply
+    edited = SAMPLE.read_text(encoding="utf-8").replace(OLD_PRICE, "Der Eintritt kostet 12 € für Erwachsene.")
+    answerer.use_pack(load_pack_text(edited))
+    reply = answerer.answer("Was kostet der Eintritt für Erwachsene?", "de").reply
+    assert "12 €" in reply and "9 €" not in reply
+
+
+def load_pack_text(text: str):
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "venue.toml").write_text(text, encoding="utf-8")
+        return load_pack(tmp)
+
+
+class PackAnswerer:
+    def __init__(self):
+        self.packs = []
+
+    def use_pack(self, pack):
+        self.packs.append(pack)
+
+    def answer(self, question, lang, history=(), cancel=None, turn=None):  # pragma: no cover - no turn here
+        raise AssertionError("no question in this test")
+
+
+def test_the_voice_loop_takes_a_pack_only_between_turns():
+    cfg = config.load(sets=["asr.partial_interval_ms=0"], env={})
+    answerer, fallback = PackAnswerer(), PackAnswerer()
+    loop = VoiceLoop(cfg, ScriptedSource(0.1), FakeSink(), answerer, FakeASR(), FakeTTS(), Tracer(),
+                     endpointer=ScriptedEndpointer([]), fallback_answerer=fallback)
+    pack = load_pack(SAMPLE)
+    loop._turn_taking.speaking = True  # the visitor is talking
+    assert loop.use_pack(pack) is False and not answerer.packs
+    loop._turn_taking.speaking = False
+    assert loop.use_pack(pack) is True
+    assert answerer.packs == [pack] and fallback.packs == [pack]
+
+
+def test_the_kiosks_loop_follows_its_pack_and_stops_the_watch_with_it(venue, tmp_path):
+    from avatar.pipeline.build import Stages, build_voice_loop
+
+    cfg = config.load(sets=["general.knowledge_check_s=0.05", "asr.partial_interval_ms=0", "echo.enabled=false"],
+                      env={})
+    answerer = PackAnswerer()
+    stages = Stages(FakeASR(), FakeTTS(), answerer, None, [], {})
+    wav = Path(__file__).resolve().parent / "data"
+    inputs = sorted(wav.rglob("*.wav"))[:1]
+    loop = build_voice_loop(cfg, inputs, tmp_path / "out.wav", Tracer(), stages=stages, knowledge=str(venue))
+    notices = []
+    loop.subscribe(lambda e: notices.append(e) if isinstance(e, ev.Notice) else None)
+    watch = loop._knowledge_watch
+    assert watch is not None and watch.file == venue / "venue.toml"
+    edit(venue, OLD_PRICE, "Der Eintritt kostet 12 € für Erwachsene.")
+    assert watch.check() is True and len(answerer.packs) == 1
+    assert notices and notices[-1].key == "knowledge"
+    loop.start()
+    loop.close(timeout=5.0)
+    assert watch.thread is not None and not watch.thread.is_alive()
+
+
+def test_zero_turns_the_watch_off(tmp_path):
+    from avatar.pipeline.build import Stages, build_voice_loop
+
+    cfg = config.load(sets=["general.knowledge_check_s=0", "echo.enabled=false"], env={})
+    stages = Stages(FakeASR(), FakeTTS(), PackAnswerer(), None, [], {})
+    inputs = sorted((Path(__file__).resolve().parent / "data").rglob("*.wav"))[:1]
+    loop = build_voice_loop(cfg, inputs, tmp_path / "out.wav", Tracer(), stages=stages)
+    assert loop._knowledge_watch is None
+    loop.close(timeout=2.0)
+
+
+def test_the_setting_is_checked():
+    with pytest.raises(Exception, match="knowledge_check_s"):
+        config.load(sets=["general.knowledge_check_s=nan"], env={})
