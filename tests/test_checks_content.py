@@ -52,6 +52,35 @@ def test_number_words_in_both_languages(text, lang, n):
     assert values(f"Es sind {text} Plätze." if lang == "de" else f"There are {text} seats.", lang) == {("number", str(n))}
 
 
+@pytest.mark.parametrize("text,lang,n", [
+    # the words num2words spells (the tables are made from it), and how replies also write them
+    ("null", "de", 0), ("eins", "de", 1), ("siebzehn", "de", 17), ("neunundneunzig", "de", 99), ("dreißig", "de", 30),
+    ("zwo", "de", 2), ("fuenf", "de", 5), ("zwoelf", "de", 12), ("dreissig", "de", 30), ("fuenfundzwanzig", "de", 25),
+    ("fünfunddreissig", "de", 35), ("einhundert", "de", 100), ("hundert", "de", 100), ("tausend", "de", 1000),
+    ("zero", "en", 0), ("ninety-nine", "en", 99), ("forty two", "en", 42), ("one hundred", "en", 100),
+    ("a hundred", "en", 100),
+])
+def test_every_spelling_of_a_number_word_is_read(text, lang, n):
+    assert values(f"Es sind {text} Plätze." if lang == "de" else f"There are {text} seats.", lang) == {("number", str(n))}
+
+
+@pytest.mark.parametrize("text,lang,price", [
+    ("Der Eintritt kostet zwölf Euro.", "de", "EUR 12.00"), ("Der Eintritt kostet fuenfzehn Euro.", "de", "EUR 15.00"),
+    ("Admission is twenty-one euros.", "en", "EUR 21.00"), ("Das kostet fünfundzwanzig Euro.", "de", "EUR 25.00"),
+])
+def test_german_and_english_number_words_in_replies_are_read_as_prices(text, lang, price):
+    assert values(text, lang, "price") == {("price", price)}
+
+
+@pytest.mark.parametrize("text,lang,floor", [
+    ("Im ersten Stock.", "de", "1"), ("Im zweiten Stock.", "de", "2"), ("Im siebten Stock.", "de", "7"),
+    ("Im siebenten Stock.", "de", "7"), ("Im einundzwanzigsten Stock.", "de", "21"), ("On the first floor.", "en", "1"),
+    ("On the twenty-first floor.", "en", "21"),
+])
+def test_ordinal_words_in_both_languages(text, lang, floor):
+    assert values(text, lang, "floor") == {("floor", floor)}
+
+
 def test_article_one_is_not_a_number_but_one_euro_is():
     assert values("Take the one on the left.", "en") == set()
     assert values("Das ist ein Café.", "de") == set()

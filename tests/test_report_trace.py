@@ -6,7 +6,7 @@ import pytest
 from avatar import cli, config
 from avatar.errors import AvatarError
 from avatar.report import format_table, plot_report, stage_key, stage_stats, turn_table_row, turns_from_spans
-from avatar.stats import percentile, percentile_ms
+from avatar.stats import p50_p95, percentile, percentile_ms
 from avatar.trace import Tracer, load_chrome
 
 BUDGETS = config.load(env={}).budget.as_dict()
@@ -39,6 +39,8 @@ def test_percentile_interpolates_between_ranks():
     assert percentile([], 50) != percentile([], 50)  # NaN
     assert percentile([None, 4.0], 50) == 4.0  # a missing figure is left out
     assert percentile_ms([1.04, 2.0], 50) == 1.5 and percentile_ms([], 50) is None
+    assert p50_p95([None, 0.0, 10.0]) == {"p50": 5.0, "p95": 9.5, "n": 2}
+    assert p50_p95([]) == {"p50": None, "p95": None, "n": 0}
 
 
 def test_stage_names_are_canonical():

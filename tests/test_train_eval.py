@@ -31,3 +31,13 @@ def test_reply_in_the_other_language_is_counted_as_wrong_language():
     row = score(ex(lang="de"), ReplyRecord("en", "info", "On Monday we are open from 10:00 to 18:00.", True), 5, 3, 12)
     report = summarise("threshold", [row])
     assert report.in_language == 0.0  # the values are right; the language is scored on its own
+
+
+def test_answer_time_percentiles_are_the_shared_numpy_ones():
+    rows = []
+    for ms in (10.0, 20.0, 30.0, 40.0):
+        row = score(ex(), ReplyRecord("de", "info", "Am Montag haben wir von 10:00 bis 18:00 Uhr geöffnet.", True), ms, 3, 12)
+        rows.append(row)
+    report = summarise("threshold", rows)
+    assert report.median_ms == 25.0
+    assert report.p95_ms == 38.5  # numpy's linear interpolation (avatar.stats), not the nearest rank (40)

@@ -99,6 +99,21 @@ def test_times_prices_and_abbreviations_are_spoken_in_words(lang, text, spoken):
     assert speakable(text, lang) == spoken
 
 
+@pytest.mark.parametrize("n, after_article, plain", [
+    (1, "erste", "ersten"), (2, "zweite", "zweiten"), (3, "dritte", "dritten"), (7, "siebte", "siebten"),
+    (8, "achte", "achten"), (11, "elfte", "elften"), (17, "siebzehnte", "siebzehnten"), (20, "zwanzigste", "zwanzigsten"),
+    (21, "einundzwanzigste", "einundzwanzigsten"), (30, "dreißigste", "dreißigsten"), (31, "einunddreißigste", "einunddreißigsten"),
+])
+def test_german_ordinals_are_spoken_as_declined_words(n, after_article, plain):
+    assert speakable(f"Der {n}. Mai ist ein Feiertag.", "de") == f"Der {after_article} Mai ist ein Feiertag."
+    assert speakable(f"Geschlossen am {n}. Mai.", "de") == f"Geschlossen am {plain} Mai."
+
+
+def test_english_numbers_stay_digits_for_the_voice_to_read():
+    assert speakable("Closed on May 3, room 21, 2 floors up.", "en") == "Closed on May 3, room 21, 2 floors up."
+    assert speakable("Wir öffnen um 10. Danach nicht.", "de") == "Wir öffnen um 10. Danach nicht."
+
+
 def test_run_on_text_without_punctuation_is_cut_into_bounded_clauses():
     text = " ".join(["das museum zeigt viele bilder aus der stadt"] * 20)
     clauses = split_clauses(text, "de")

@@ -32,7 +32,7 @@ import numpy as np
 from avatar.errors import ConfigError
 from avatar.frames import SAMPLE_RATE
 from avatar.pipeline.turn_metrics import LOOP_STAGES
-from avatar.stats import percentile_ms
+from avatar.stats import p50_p95
 from avatar.trace import Tracer
 
 # Utterance length buckets (seconds of speech, first to last speech sample): label, from, up to.
@@ -118,11 +118,6 @@ def speech_bounds(pcm: np.ndarray, rate: int = SAMPLE_RATE) -> tuple[float, floa
     return span if span else (0.0, len(pcm) / rate)
 
 
-def percentiles(values: Sequence[float | None]) -> dict[str, float | None]:
-    vals = [v for v in values if v is not None]
-    return {"p50": percentile_ms(vals, 50), "p95": percentile_ms(vals, 95), "n": len(vals)}
-
-
 def reference_text(wav, references: dict[str, str] | None = None, names_are_transcripts: bool = False) -> str:
     """The words said in `wav`: from `references` (by file name), else its name when names are transcripts."""
     name = Path(wav).name
@@ -194,10 +189,10 @@ def summarize(turns: list[Turn], notices: Sequence[str] = ()) -> dict:
     for mode in dict.fromkeys(t.mode for t in turns):
         mt = [t for t in turns if t.mode == mode]
         names = list(dict.fromkeys(k for t in mt for k in t.stages))
-        summary = {"voice_to_voice": percentiles([t.voice_to_voice_ms for t in mt]),
+        summary = {"voice_to_voice": p50_p95([t.voice_to_voice_ms for t in mt]),
                    "stages_p50": {k: round(statistics.median([t.stages[k] for t in mt if k in t.stages]), 1)
                                   for k in names},
-                   "by_lang": {lang: percentiles([t.voice_to_voice_ms for t in mt if t.lang == lang])
+                   "by_lang": {lang: p50_p95([t.voice_to_voice_ms for t in mt if t.lang == lang])
                                for lang in sorted({t.lang for t in mt if t.lang})},
                    "no_reply": sum(1 for t in mt if t.voice_to_voice_ms is None),
                    # speculative work thrown away because the visitor went on speaking
@@ -207,8 +202,8 @@ def summarize(turns: list[Turn], notices: Sequence[str] = ()) -> dict:
                    "asr_final": _asr_final(mt),
                    "word_accuracy": _word_accuracy(mt),
                    "first_turn": _first_turn(mt)}
-        long = percentiles([t.voice_to_voice_ms for t in mt if t.speech_s is not None and t.speech_s >= LONG_S])
-        short = percentiles([t.voice_to_voice_ms for t in mt if t.speech_s is not None and t.speech_s < SHORT_S])
+        long = p50_p95([t.voice_to_voice_ms for t in mt if t.speech_s is not None and t.speech_s >= LONG_S])
+        short = p50_p95([t.voice_to_voice_ms for t in mt if t.speech_s is not None and t.speech_s < SHORT_S])
         summary["long_vs_short"] = {"long_p50": long["p50"], "long_n": long["n"], "short_p50": short["p50"],
                                     "short_n": short["n"], "difference_ms": (
                                         round(long["p50"] - short["p50"], 1)
@@ -311,7 +306,7 @@ def _by_length(turns: list[Turn]) -> dict:
     for label, _, _ in LENGTH_BUCKETS:
         bt = [t for t in turns if t.bucket == label]
         names = list(dict.fromkeys(k for t in bt for k in t.stages))
-        out[label] = {"voice_to_voice": percentiles([t.voice_to_voice_ms for t in bt]),
+        out[label] = {"voice_to_voice": p50_p95([t.voice_to_voice_ms for t in bt]),
                       "stages_p50": {k: round(statistics.median([t.stages[k] for t in bt if k in t.stages]), 1)
                                      for k in names},
                       "inputs": len({t.input for t in bt})}

@@ -17,6 +17,7 @@ from typing import Any
 from avatar.answer.prompt import PromptCodec
 from avatar.answer.text import detect_language
 from avatar.llm.engine import DecodeOptions, confidence_stats
+from avatar.stats import percentile
 from avatar.train import corpus
 
 DECLINE_MARKERS = ("leider", "weiß ich", "keine information", "personal", "sorry", "don't know", "no information",
@@ -134,7 +135,7 @@ def summarise(name: str, rows: list[Scored]) -> Report:
         unsupported=share([bool(r.unsupported) for r in grounded]),
         well_formed=share([r.well_formed for r in rows]),
         median_ms=round(statistics.median(ms), 2) if ms else float("nan"),
-        p95_ms=round(ms[min(len(ms) - 1, int(0.95 * len(ms)))], 2) if ms else float("nan"),
+        p95_ms=round(percentile(ms, 95), 2),  # NaN without rows
         tokens_per_step=round(sum(r.tokens for r in rows) / max(1, sum(r.steps for r in rows)), 3),
         by_kind=by_kind)
 

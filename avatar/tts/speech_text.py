@@ -1,11 +1,14 @@
 """Written text -> the words a voice should say: times, prices, abbreviations, e-mail addresses.
 
 "18:00" is "18 Uhr" in German and "6 p.m." in English; "3,50 €" is "3 Euro 50" and "3 euros 50";
-"z. B." is "zum Beispiel". Numbers stay digits: both phonemizers (espeak-ng) read digits well.
+"z. B." is "zum Beispiel". Numbers stay digits: both phonemizers (espeak-ng) read digits well; a German
+ordinal ("am 3. Juni") is spelt out, by num2words (LGPL-2.1), declined after the article or not.
 """
 from __future__ import annotations
 
 import re
+
+from num2words import num2words
 
 from avatar.tts.clause_splitter import is_sentence_end
 
@@ -124,26 +127,13 @@ def _email(m: re.Match, lang: str) -> str:
     return f"{m[1]} {at} {domain}"
 
 
-_DE_ONES = ("", "ein", "zwei", "drei", "vier", "fünf", "sechs", "sieben", "acht", "neun")
-_DE_TEENS = ("zehn", "elf", "zwölf", "dreizehn", "vierzehn", "fünfzehn", "sechzehn", "siebzehn", "achtzehn",
-             "neunzehn")
-_DE_TENS = ("", "", "zwanzig", "dreißig", "vierzig", "fünfzig", "sechzig", "siebzig", "achtzig", "neunzig")
-_DE_ORDINAL_STEMS = {1: "erst", 3: "dritt", 7: "siebt", 8: "acht"}
-
-
 def _ordinal_de(m: re.Match) -> str:
     """'3.' before 'Juni' -> 'dritten' (espeak-ng would read 'drei' and end the sentence)."""
     n = int(m[1])
     word = m[2] or ""
     if n == 0 or (word and is_sentence_end(m[1], word, "de")):
         return m[0]
-    if n in _DE_ORDINAL_STEMS:
-        stem = _DE_ORDINAL_STEMS[n]
-    elif n < 20:
-        stem = (_DE_ONES[n] if n < 10 else _DE_TEENS[n - 10]) + "t"
-    else:
-        ones, tens = n % 10, n // 10
-        stem = (f"{_DE_ONES[ones]}und" if ones else "") + _DE_TENS[tens] + "st"
+    stem = num2words(n, lang="de", to="ordinal")[:-1]  # "dritte" -> "dritt", "einundzwanzigste" -> "...st"
     before = m.string[:m.start()]
     return stem + ("e" if _ARTICLE_BEFORE.search(before) else "en")
 
