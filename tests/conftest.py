@@ -1,5 +1,12 @@
 """Shared test set-up."""
+import os
+import tempfile
+
 import pytest
+
+# The kiosk keeps the last good copy of its knowledge pack under $XDG_STATE_HOME (answer/last_good.py):
+# tests keep theirs out of the home folder.
+os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="avatar-test-state-")
 
 
 @pytest.fixture(autouse=True)

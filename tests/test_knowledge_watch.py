@@ -185,3 +185,59 @@ def test_zero_turns_the_watch_off(tmp_path):
 def test_the_setting_is_checked():
     with pytest.raises(Exception, match="knowledge_check_s"):
         config.load(sets=["general.knowledge_check_s=nan"], env={})
+
+
+# --- the last version that loaded (answer/last_good.py) --------------------------------------------
+def test_a_kiosk_restarted_on_a_broken_pack_answers_from_its_last_good_version(venue, monkeypatch, tmp_path):
+    from avatar.answer import load_knowledge
+    from avatar.answer.last_good import copy_path
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    cfg = config.load(sets=[f"general.knowledge={venue}"], env={})
+    notices: list[str] = []
+    first = load_knowledge(cfg, notices=notices, last_good=True)
+    assert not notices and copy_path(venue).is_file()  # it loaded: kept as the last good version
+    edit(venue, "[venue]", "[venue")  # then the operator saves a typo, and the kiosk restarts
+    with pytest.raises(Exception, match="not valid TOML"):
+        load_knowledge(cfg)  # `avatar ask` and `avatar doctor` say what is wrong
+    again = load_knowledge(cfg, notices=notices, last_good=True)
+    assert [f.text for f in again.facts("de")] == [f.text for f in first.facts("de")]
+    assert len(notices) == 1 and "not valid TOML" in notices[0] and "last version that loaded" in notices[0]
+
+
+def test_without_a_last_good_version_the_broken_pack_stops_the_start_with_its_message(venue, monkeypatch, tmp_path):
+    from avatar.answer import load_knowledge
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    edit(venue, "[venue]", "[venue")
+    cfg = config.load(sets=[f"general.knowledge={venue}"], env={})
+    with pytest.raises(Exception, match="not valid TOML"):
+        load_knowledge(cfg, notices=[], last_good=True)
+
+
+def test_an_edit_the_watch_takes_becomes_the_last_good_version(venue, monkeypatch, tmp_path):
+    from avatar.answer.last_good import copy_path
+    from avatar.pipeline.build import Stages, build_voice_loop
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    cfg = config.load(sets=["general.knowledge_check_s=0.05", "asr.partial_interval_ms=0", "echo.enabled=false"],
+                      env={})
+    stages = Stages(FakeASR(), FakeTTS(), PackAnswerer(), None, [], {})
+    inputs = sorted((Path(__file__).resolve().parent / "data").rglob("*.wav"))[:1]
+    loop = build_voice_loop(cfg, inputs, tmp_path / "out.wav", Tracer(), stages=stages, knowledge=str(venue))
+    edit(venue, OLD_PRICE, "Der Eintritt kostet 12 € für Erwachsene.")
+    assert loop._knowledge_watch.check() is True
+    assert "12 €" in copy_path(venue).read_text(encoding="utf-8")
+    loop.close(timeout=2.0)
+
+
+def test_doctor_says_the_kiosk_answers_from_the_last_good_version(venue, monkeypatch, tmp_path):
+    from avatar.answer import load_knowledge
+    from avatar.commands.doctor import _knowledge
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    cfg = config.load(sets=[f"general.knowledge={venue}"], env={})
+    load_knowledge(cfg, notices=[], last_good=True)
+    edit(venue, "[venue]", "[venue")
+    check = _knowledge(cfg)
+    assert check.status == "fallback" and "not valid TOML" in check.detail and "last version" in check.detail

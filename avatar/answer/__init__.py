@@ -9,11 +9,21 @@ from avatar.trace import TRACER, Tracer
 log = logging.getLogger(__name__)
 
 
-def load_knowledge(cfg, knowledge: str | None = None):
+def load_knowledge(cfg, knowledge: str | None = None, notices: list | None = None, last_good: bool = False):
+    """The venue's pack. With `last_good` (the kiosk), a pack that does not load is replaced by its
+    last version that did (answer/last_good.py), with a notice; else its error is raised."""
     from avatar.answer.knowledge import load_pack
     from avatar.paths import resolve
 
-    return load_pack(resolve(knowledge or cfg.general.knowledge))
+    path = resolve(knowledge or cfg.general.knowledge)
+    if not last_good:
+        return load_pack(path)
+    from avatar.answer.last_good import load_keeping_last_good
+
+    pack, notice = load_keeping_last_good(path)
+    if notice and notices is not None:
+        notices.append(notice)
+    return pack
 
 
 def load_answer_model(cfg, path=None):
@@ -28,16 +38,17 @@ def load_answer_model(cfg, path=None):
 
 
 def make_answerer(cfg, tracer: Tracer = TRACER, knowledge: str | None = None, notices: list | None = None,
-                  strict: bool = False):
+                  strict: bool = False, last_good: bool = False):
     """The answerer `answer.kind` asks for, and the retrieval answerer as its safe fallback.
 
     Returns (answerer, fallback). A missing or broken diffusion model is not fatal: the kiosk
     answers from retrieval and says so (notices, doctor, UI). With `strict` (a model the operator
-    named explicitly, `avatar ask --model`) the model's error is raised instead.
+    named explicitly, `avatar ask --model`) the model's error is raised instead. With `last_good`
+    (the kiosk) a pack that does not load is replaced by its last version that did (load_knowledge).
     """
     from avatar.answer.retrieval_answerer import RetrievalAnswerer
 
-    pack = load_knowledge(cfg, knowledge)
+    pack = load_knowledge(cfg, knowledge, notices, last_good)
     fallback = RetrievalAnswerer(pack, cfg)
     if cfg.answer.kind == "retrieval":
         return fallback, None

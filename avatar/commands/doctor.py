@@ -140,8 +140,19 @@ def _admin_pin(cfg) -> Check:
 
 def _knowledge(cfg) -> Check:
     from avatar.answer import load_knowledge
+    from avatar.answer.knowledge import KnowledgeError
 
-    pack = load_knowledge(cfg)
+    try:
+        pack = load_knowledge(cfg)
+    except KnowledgeError as exc:
+        from avatar.answer.last_good import copy_path
+        from avatar.paths import resolve
+
+        kept = copy_path(resolve(cfg.general.knowledge))
+        if not kept.is_file():
+            raise
+        return Check("knowledge pack", "fallback", f"{exc.message}: the kiosk answers from its last version that "
+                     f"loaded ({kept})", exc.hint or "mend the file; docs/KNOWLEDGE.md")
     return Check("knowledge pack", "ok", f"{pack.name}: {len(pack.facts('de'))} facts ({cfg.general.knowledge})")
 
 

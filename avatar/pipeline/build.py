@@ -54,7 +54,7 @@ def load_stages(cfg, tracer: Tracer = TRACER, knowledge: str | None = None,
     answerer = fallback = None
     failed: BaseException | None = None
     try:
-        answerer, fallback = make_answerer(cfg, tracer, knowledge=knowledge, notices=notices)
+        answerer, fallback = make_answerer(cfg, tracer, knowledge=knowledge, notices=notices, last_good=True)
         if hasattr(answerer, "warmup"):
             answerer.warmup()
     except BaseException as exc:  # raised once the other threads have ended (the recognizer's error first)
@@ -64,7 +64,7 @@ def load_stages(cfg, tracer: Tracer = TRACER, knowledge: str | None = None,
     if failed is not None:
         raise failed
     give_venue_words(asr, cfg, knowledge, answerer, fallback)  # the prompt changes no path the warm-up ran
-    renew = {"answerer": lambda: make_answerer(cfg, tracer, knowledge=knowledge)[0]}
+    renew = {"answerer": lambda: make_answerer(cfg, tracer, knowledge=knowledge, last_good=True)[0]}
     return Stages(asr, tts, answerer, fallback, notices, renew)
 
 
@@ -80,13 +80,13 @@ def _load_stages_in_turn(cfg, tracer: Tracer, knowledge: str | None, progress: C
     tts = Synthesizer(cfg.tts)
     _voice_notices(tts, cfg, notices)
     progress("loading the answerer")
-    answerer, fallback = make_answerer(cfg, tracer, knowledge=knowledge, notices=notices)
+    answerer, fallback = make_answerer(cfg, tracer, knowledge=knowledge, notices=notices, last_good=True)
     give_venue_words(asr, cfg, knowledge, answerer, fallback)
     progress("warming up")
     for stage in (asr, tts, answerer):
         if hasattr(stage, "warmup"):
             stage.warmup()
-    renew = {"answerer": lambda: make_answerer(cfg, tracer, knowledge=knowledge)[0]}
+    renew = {"answerer": lambda: make_answerer(cfg, tracer, knowledge=knowledge, last_good=True)[0]}
     return Stages(asr, tts, answerer, fallback, notices, renew)
 
 
@@ -253,8 +253,15 @@ def _follow_knowledge(loop, cfg, knowledge: str | None, stages: Stages) -> None:
         return True
 
     path = knowledge or cfg.general.knowledge
-    loop.follow_knowledge(KnowledgeWatch(pack_file(resolve(path)), lambda: load_knowledge(cfg, path), apply,
-                                         loop.emit, every_s=every_s))
+
+    def load():
+        from avatar.answer.last_good import remember
+
+        pack = load_knowledge(cfg, path)  # an edit with a mistake raises: the pack in use stays
+        remember(resolve(path))  # and this one is now the last good version (answer/last_good.py)
+        return pack
+
+    loop.follow_knowledge(KnowledgeWatch(pack_file(resolve(path)), load, apply, loop.emit, every_s=every_s))
 
 
 def _echo_canceller(cfg, device: bool = False):
