@@ -20,7 +20,7 @@ def load_knowledge(cfg, knowledge: str | None = None, notices: list | None = Non
         return load_pack(path)
     from avatar.answer.last_good import load_keeping_last_good
 
-    pack, notice = load_keeping_last_good(path)
+    pack, notice = load_keeping_last_good(path, cfg)
     if notice and notices is not None:
         notices.append(notice)
     return pack

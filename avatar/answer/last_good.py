@@ -4,8 +4,8 @@ the kiosk without answers.
 An operator edits `venue.toml` while the kiosk runs; a typo is named and the running pack stays
 (pipeline/knowledge_watch.py). But a kiosk restarts (a power cut, the nightly reboot, a crash) and
 would then refuse to start on the broken file. So every time the kiosk loads a pack, a copy of the
-file goes to `$XDG_STATE_HOME/avatar/packs/` (default `~/.local/state/avatar/packs/`), one per pack
-path; when the pack does not load at start, the kiosk answers from that copy and says so (a notice
+file goes to the kiosk's state folder (`general.state_dir`, default `$XDG_STATE_HOME/avatar`, i.e.
+`~/.local/state/avatar`), under packs/, one per pack path; when the pack does not load at start, the kiosk answers from that copy and says so (a notice
 in the window and the log, `avatar doctor`). `avatar ask` and `avatar doctor` never fall back: they
 are how the operator checks an edit, and say what is wrong.
 
@@ -24,7 +24,13 @@ from avatar.answer.knowledge import KnowledgeError, KnowledgePack, load_pack
 log = logging.getLogger(__name__)
 
 
-def state_dir() -> Path:
+def state_dir(cfg=None) -> Path:
+    """`general.state_dir`/packs; that setting's default "" is `$XDG_STATE_HOME/avatar` (~/.local/state/avatar)."""
+    configured = str(getattr(getattr(cfg, "general", None), "state_dir", "") or "")
+    if configured:
+        from avatar.paths import resolve
+
+        return resolve(configured) / "packs"
     base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
     return Path(base) / "avatar" / "packs"
 
@@ -34,16 +40,16 @@ def _file_of(path: str | os.PathLike) -> Path:
     return path / "venue.toml" if path.is_dir() else path
 
 
-def copy_path(path: str | os.PathLike) -> Path:
+def copy_path(path: str | os.PathLike, cfg=None) -> Path:
     """Where the last good copy of the pack at `path` is kept (one per absolute path)."""
     key = hashlib.sha256(str(_file_of(path).resolve()).encode()).hexdigest()[:16]
-    return state_dir() / f"{key}.venue.toml"
+    return state_dir(cfg) / f"{key}.venue.toml"
 
 
-def remember(path: str | os.PathLike) -> None:
+def remember(path: str | os.PathLike, cfg=None) -> None:
     """Keep the pack file at `path` (it has just loaded) as its last good copy."""
     source = _file_of(path)
-    target = copy_path(source)
+    target = copy_path(source, cfg)
     try:
         data = source.read_bytes()
         if target.exists() and target.read_bytes() == data:
@@ -56,13 +62,13 @@ def remember(path: str | os.PathLike) -> None:
         log.info("the last good copy of the knowledge pack was not kept: %s", exc)
 
 
-def load_keeping_last_good(path: str | os.PathLike) -> tuple[KnowledgePack, str | None]:
+def load_keeping_last_good(path: str | os.PathLike, cfg=None) -> tuple[KnowledgePack, str | None]:
     """The pack at `path`, kept as the last good copy; or, when it does not load and a copy exists,
     the copy with a notice that says what is wrong. Without a copy the pack's own error is raised."""
     try:
         pack = load_pack(path)
     except KnowledgeError as exc:
-        copy = copy_path(path)
+        copy = copy_path(path, cfg)
         if not copy.is_file():
             raise
         try:
@@ -75,5 +81,5 @@ def load_keeping_last_good(path: str | os.PathLike) -> tuple[KnowledgePack, str 
                   f"that loaded (kept {when}) until it is mended")
         log.warning("%s", notice)
         return pack, notice
-    remember(path)
+    remember(path, cfg)
     return pack, None

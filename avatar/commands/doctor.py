@@ -148,7 +148,7 @@ def _knowledge(cfg) -> Check:
         from avatar.answer.last_good import copy_path
         from avatar.paths import resolve
 
-        kept = copy_path(resolve(cfg.general.knowledge))
+        kept = copy_path(resolve(cfg.general.knowledge), cfg)
         if not kept.is_file():
             raise
         return Check("knowledge pack", "fallback", f"{exc.message}: the kiosk answers from its last version that "

@@ -258,7 +258,7 @@ def _follow_knowledge(loop, cfg, knowledge: str | None, stages: Stages) -> None:
         from avatar.answer.last_good import remember
 
         pack = load_knowledge(cfg, path)  # an edit with a mistake raises: the pack in use stays
-        remember(resolve(path))  # and this one is now the last good version (answer/last_good.py)
+        remember(resolve(path), cfg)  # and this one is now the last good version (answer/last_good.py)
         return pack
 
     loop.follow_knowledge(KnowledgeWatch(pack_file(resolve(path)), load, apply, loop.emit, every_s=every_s))
