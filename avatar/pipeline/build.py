@@ -230,11 +230,11 @@ def build_voice_loop(cfg, inputs: Sequence[str | Path] | None = None, output: st
                      renew=renew, on_renewed=stages.renewed, **extras)
     if isinstance(source, PlaylistSource):
         source.busy = loop.busy
-    _follow_knowledge(loop, cfg, knowledge, stages)
+    _follow_knowledge(loop, cfg, knowledge)
     return loop
 
 
-def _follow_knowledge(loop, cfg, knowledge: str | None, stages: Stages) -> None:
+def _follow_knowledge(loop, cfg, knowledge: str | None) -> None:
     """The loop reads the pack again when the operator edits it (`general.knowledge_check_s`, 0 = never)."""
     every_s = float(cfg.general.knowledge_check_s)
     if every_s <= 0:
