@@ -241,3 +241,27 @@ def test_doctor_says_the_kiosk_answers_from_the_last_good_version(venue, monkeyp
     edit(venue, "[venue]", "[venue")
     check = _knowledge(cfg)
     assert check.status == "fallback" and "not valid TOML" in check.detail and "last version" in check.detail
+
+
+def test_the_windows_knowledge_notice_is_replaced_when_the_pack_is_mended(venue, monkeypatch, tmp_path):
+    import os as _os
+
+    _os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from avatar.answer import load_knowledge
+    from avatar.ui.app import notice_key, qt_app
+    from avatar.ui.window import KioskWindow
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    cfg = config.load(sets=[f"general.knowledge={venue}"], env={})
+    load_knowledge(cfg, notices=[], last_good=True)
+    edit(venue, "[venue]", "[venue")
+    notices: list[str] = []
+    load_knowledge(cfg, notices=notices, last_good=True)
+    assert notice_key(notices[0]) == "knowledge"  # the start-up notice and the watch's share a key
+    qt_app()
+    window = KioskWindow(cfg)
+    window.add_notice(notices[0], notice_key(notices[0]))
+    assert "does not load" in window.notices.text()
+    window.add_notice("knowledge pack read again from venue.toml: 43 facts now in use", "knowledge")
+    assert "does not load" not in window.notices.text() and "read again" in window.notices.text()
+    window.close()
