@@ -12,6 +12,7 @@ import inspect
 import logging
 import re
 from dataclasses import replace
+from datetime import date, datetime, timedelta
 from typing import Sequence
 
 from avatar.answer.base import Answer, CheckReport, DecodeStats, Fact, HistoryTurn
@@ -41,14 +42,15 @@ def asked_weekday(question: str) -> tuple[int, str] | None:
     return None
 
 
-def weekday_fact(pack, day: int, lang: str) -> Fact | None:
-    """One weekday's opening hours as the model saw them in training ("Am Sonntag haben wir ...")."""
+def weekday_fact(pack, day: int, lang: str, today: date | None = None) -> Fact | None:
+    """The coming `day`'s opening hours (today's, if today is that day) as the model saw them in
+    training ("Am Sonntag haben wir ..."); a holiday in the pack's [dates] counts for that day."""
     hours = getattr(pack, "hours", None)
-    if not hours:
+    if not hours or hours.get(_PACK_DAYS[day]) is None:
         return None
-    intervals = hours.get(_PACK_DAYS[day])
-    if intervals is None:
-        return None
+    today = today or datetime.now().date()
+    coming = today + timedelta(days=(day - today.weekday()) % 7)
+    intervals = pack.hours_on(coming)
     return Fact(f"hours-{_PACK_DAYS[day]}", lang, day_hours_text(day, intervals, lang), "hours", 1.0)
 
 

@@ -15,6 +15,8 @@ from typing import Any
 
 from avatar.answer.base import Fact
 from avatar.errors import AvatarError
+from avatar.answer.special_days import KEYWORDS as SPECIAL_KEYWORDS
+from avatar.answer.special_days import SpecialDay, parse_dates, special_day, special_days_text
 from avatar.model_contract import today_hours_text, week_hours_text
 
 LANGS = ("de", "en")
@@ -25,7 +27,8 @@ _INTERVAL = re.compile(r"^\s*([01]?\d|2[0-4]):([0-5]\d)\s*-\s*([01]?\d|2[0-4]):(
 _CLOSED = ("closed", "geschlossen")
 _VENUE_KEYS = {"name", "kind", "name_en", "help_de", "help_en"}
 _FACT_KEYS = {"id", "topic", "de", "en", "keywords"}
-_TOP_KEYS = {"venue", "fact", "hours"}
+_TOP_KEYS = {"venue", "fact", "hours", "dates"}
+RENDERED_IDS = ("hours-today", "hours-week", "hours-special")  # facts the kiosk writes from [hours] and [dates]
 
 # Words a visitor uses for opening-time questions; they make the rendered hours facts findable.
 _HOURS_KEYWORDS = {
@@ -61,6 +64,8 @@ class KnowledgePack:
     help: dict[str, str] = field(default_factory=dict)  # where visitors find staff, per language
     # Opening intervals per weekday ("mon".."sun"); an empty tuple means closed; None: no [hours].
     hours: dict[str, tuple[tuple[str, str], ...]] | None = None
+    # Days that differ from the week ([dates]): "MM-DD" every year, "YYYY-MM-DD" once.
+    dates: dict[str, SpecialDay] = field(default_factory=dict)
 
     def display_name(self, lang: str) -> str:
         return self.name_en if lang == "en" and self.name_en else self.name
@@ -78,6 +83,9 @@ class KnowledgePack:
         """Extra search words of a fact (the operator's `keywords`, or the built-in ones of hours facts)."""
         if fact_id in ("hours-today", "hours-week"):
             return tuple(_HOURS_KEYWORDS[lang].split())
+        if fact_id == "hours-special":
+            names = [n for d in self.dates.values() for n in d.names.values()]
+            return tuple(f"{_HOURS_KEYWORDS[lang]} {SPECIAL_KEYWORDS[lang]} {' '.join(names)}".split())
         # a lookup, not a scan: a pack of 5,000 facts asks this for each of them when it is indexed
         cached = self.__dict__.get("_keywords_by_id")
         if cached is None or cached[0] is not self.entries or cached[1] != len(self.entries):
@@ -86,16 +94,23 @@ class KnowledgePack:
         return cached[2].get(fact_id, ())
 
     def hours_on(self, day: date) -> tuple[tuple[str, str], ...] | None:
+        """The opening intervals on `day`: its [dates] entry if it has one, else its weekday's."""
         if self.hours is None:
             return None
-        return self.hours[WEEKDAYS[day.weekday()]]
+        entry = special_day(self.dates, day)
+        return entry.intervals if entry is not None else self.hours[WEEKDAYS[day.weekday()]]
 
     def hours_facts(self, lang: str, today: date | None = None) -> list[Fact]:
-        """Today's and the week's hours, worded as the model learned them (avatar/model_contract.py)."""
+        """Today's and the week's hours, worded as the model learned them (avatar/model_contract.py),
+        and the special days of the next two weeks when there are any (special_days.py)."""
         today = today or datetime.now().date()
-        text = today_hours_text(today.weekday(), self.hours[WEEKDAYS[today.weekday()]], lang)
+        text = today_hours_text(today.weekday(), self.hours_on(today), lang)
         week = week_hours_text([self.hours[day] for day in WEEKDAYS], lang)
-        return [Fact("hours-today", lang, text, "hours"), Fact("hours-week", lang, week, "hours")]
+        facts = [Fact("hours-today", lang, text, "hours"), Fact("hours-week", lang, week, "hours")]
+        special = special_days_text(self.dates, today, lang)
+        if special:
+            facts.append(Fact("hours-special", lang, special, "hours"))
+        return facts
 
 
 def load_pack(path: str | os.PathLike) -> KnowledgePack:
@@ -154,7 +169,7 @@ def _parse(data: dict[str, Any], file: Path) -> KnowledgePack:
             raise fail(f"{label} field 'id'", "missing", 'give every fact a short id, e.g. id = "cafe-hours"')
         if not _ID.match(fid):
             raise fail(f"{label} field 'id'", f"'{fid}' may only use a-z, 0-9, '-' and '_'")
-        if fid in seen or fid in ("hours-today", "hours-week"):
+        if fid in seen or fid in RENDERED_IDS:
             raise fail(f"{label} field 'id'", f"'{fid}' is used twice (or is reserved)", "give each fact its own id")
         seen.add(fid)
         topic = raw.get("topic")
@@ -177,9 +192,15 @@ def _parse(data: dict[str, Any], file: Path) -> KnowledgePack:
     hours = None
     if "hours" in data:
         hours = _parse_hours(data["hours"], fail)
+    dates = {}
+    if "dates" in data:
+        if hours is None:
+            raise fail("[dates]", "needs [hours]", "the dates change the week's hours: write [hours] first")
+        dates = parse_dates(data["dates"], lambda value, where: _parse_day(value, where, fail), fail)
     help_text = {lang: venue[f"help_{lang}"].strip() for lang in LANGS if venue.get(f"help_{lang}", "").strip()}
     return KnowledgePack(name=venue["name"].strip(), kind=venue["kind"].strip(), path=file.parent,
-                         entries=entries, name_en=venue.get("name_en", "").strip(), help=help_text, hours=hours)
+                         entries=entries, name_en=venue.get("name_en", "").strip(), help=help_text, hours=hours,
+                         dates=dates)
 
 
 def _parse_hours(raw: Any, fail) -> dict[str, tuple[tuple[str, str], ...]]:
@@ -193,30 +214,32 @@ def _parse_hours(raw: Any, fail) -> dict[str, tuple[tuple[str, str], ...]]:
         value = raw.get(day)
         if value is None:
             raise fail(f"[hours] field '{day}'", "missing", 'list all seven days; write "closed" for closed days')
-        if not isinstance(value, str):
-            raise fail(f"[hours] field '{day}'", "must be text in quotes", 'e.g. tue = "10:00-18:00"')
-        if value.strip().lower() in _CLOSED:
-            hours[day] = ()
-            continue
-        intervals = []
-        last_end = -1
-        for part in value.split(","):
-            m = _INTERVAL.match(part)
-            if not m:
-                raise fail(f"[hours] field '{day}'", f"cannot read {value!r}",
-                           'write "10:00-18:00", "10:00-13:00, 14:00-18:00" or "closed"')
-            start, end = int(m[1]) * 60 + int(m[2]), int(m[3]) * 60 + int(m[4])
-            if max(start, end) > 24 * 60:  # 24:00 is the end of the day; 24:30 is no time
-                raise fail(f"[hours] field '{day}'", f"{part.strip()!r} is not a time of day",
-                           "times run from 00:00 to 24:00")
-            if start >= end:
-                raise fail(f"[hours] field '{day}'", f"{part.strip()!r} opens after it closes",
-                           'write the opening time first, e.g. "10:00-18:00"; past midnight: "18:00-24:00" '
-                           "and the early hours on the next day")
-            if start < last_end:
-                raise fail(f"[hours] field '{day}'", f"{part.strip()!r} overlaps or comes before the interval "
-                           "in front of it", 'list intervals in order of the day, e.g. "10:00-13:00, 14:00-18:00"')
-            last_end = end
-            intervals.append((f"{int(m[1]):02d}:{m[2]}", f"{int(m[3]):02d}:{m[4]}"))
-        hours[day] = tuple(intervals)
+        hours[day] = _parse_day(value, f"[hours] field '{day}'", fail)
     return hours
+
+
+def _parse_day(value: Any, where: str, fail) -> tuple[tuple[str, str], ...]:
+    """One day's opening intervals from "closed" or "10:00-13:00, 14:00-18:00" (empty: closed)."""
+    if not isinstance(value, str):
+        raise fail(where, "must be text in quotes", 'e.g. "10:00-18:00" or "closed"')
+    if value.strip().lower() in _CLOSED:
+        return ()
+    intervals = []
+    last_end = -1
+    for part in value.split(","):
+        m = _INTERVAL.match(part)
+        if not m:
+            raise fail(where, f"cannot read {value!r}", 'write "10:00-18:00", "10:00-13:00, 14:00-18:00" or "closed"')
+        start, end = int(m[1]) * 60 + int(m[2]), int(m[3]) * 60 + int(m[4])
+        if max(start, end) > 24 * 60:  # 24:00 is the end of the day; 24:30 is no time
+            raise fail(where, f"{part.strip()!r} is not a time of day", "times run from 00:00 to 24:00")
+        if start >= end:
+            raise fail(where, f"{part.strip()!r} opens after it closes",
+                       'write the opening time first, e.g. "10:00-18:00"; past midnight: "18:00-24:00" '
+                       "and the early hours on the next day")
+        if start < last_end:
+            raise fail(where, f"{part.strip()!r} overlaps or comes before the interval in front of it",
+                       'list intervals in order of the day, e.g. "10:00-13:00, 14:00-18:00"')
+        last_end = end
+        intervals.append((f"{int(m[1]):02d}:{m[2]}", f"{int(m[3]):02d}:{m[4]}"))
+    return tuple(intervals)

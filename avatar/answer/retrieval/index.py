@@ -15,7 +15,7 @@ from avatar.answer.knowledge import KnowledgePack
 from avatar.answer.retrieval.words import STOPWORDS, _trigrams, analyze
 from avatar.answer.text import words
 
-RENDERED_HOURS = ("hours-today", "hours-week")
+RENDERED_HOURS = ("hours-today", "hours-week", "hours-special")
 
 
 @dataclass
