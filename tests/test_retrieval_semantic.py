@@ -206,3 +206,34 @@ def test_a_monologue_is_read_by_its_last_words(pack):
     preamble = "hallo wir sind heute mit der ganzen familie aus der stadt gekommen und " * 20
     scorer.similarities(preamble + "wo ist die garderobe", pack.facts("de"))
     assert len(asked[0].split()) == semantic.QUESTION_WORDS and asked[0].endswith("wo ist die garderobe")
+
+
+def test_a_new_day_makes_vectors_only_for_the_facts_that_changed(tmp_path):
+    """Today's hours (and the special days) change every day: the first visitor of the day must not
+    wait while the whole pack's vectors are made again."""
+    from datetime import date
+
+    text = PACK + '\n[hours]\nmon = "closed"\ntue = "10:00-18:00"\nwed = "10:00-18:00"\nthu = "10:00-18:00"\n' \
+                  'fri = "10:00-18:00"\nsat = "10:00-18:00"\nsun = "10:00-18:00"\n'
+    (tmp_path / "venue.toml").write_text(text, encoding="utf-8")
+    pack = load_pack(tmp_path)
+    scorer = semantic.SemanticScorer(cache=tmp_path / "vectors")
+    made: list[int] = []
+    real = scorer._model.passage
+
+    def counting(texts):
+        made.append(len(texts))
+        return real(texts)
+
+    scorer._model.passage = counting
+    retriever = Retriever(pack, semantic=scorer)
+    monday, tuesday = date(2026, 12, 7), date(2026, 12, 8)
+    retriever.retrieve("where is the museum cafe", "en", 3, today=monday)
+    assert made == [len(pack.facts("en", monday))]
+    retriever.retrieve("where is the museum cafe", "en", 3, today=tuesday)
+    assert made[1:] == [1]  # only today's hours are new
+    keywords = retriever._keywords("en")
+    pieced = scorer.fact_vectors(pack.facts("en", tuesday), keywords)
+    whole = semantic.SemanticScorer(cache=tmp_path / "fresh").fact_vectors(
+        pack.facts("en", tuesday), keywords)
+    assert np.allclose(pieced, whole, atol=1e-4)  # the same vectors as made in one go

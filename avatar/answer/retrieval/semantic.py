@@ -29,6 +29,7 @@ from avatar.errors import AvatarError, ModelError
 log = logging.getLogger(__name__)
 
 _QUERIES_KEPT = 8
+_TEXTS_KEPT = 5_000  # fact texts whose vectors are kept in memory (~1.5 MB per 1,000 at 384 floats)
 _BACKGROUND_NICE = 10  # the thread that makes a new pack's vectors
 # A question's vector costs ~18 ms for 10 tokens and ~58 ms for 50 on one core of the 2-core box, in
 # the visitor's wait: a long monologue is read by its last words, where the question usually is.
@@ -117,6 +118,7 @@ class SemanticScorer:
         self._engine = threading.Lock()  # one call into the C engine at a time
         self._pending: set[str] = set()  # facts' vectors being made in the background
         self._vectors: dict[str, np.ndarray] = {}
+        self._by_text: OrderedDict[bytes, np.ndarray] = OrderedDict()  # each fact text's vector (pack text only)
         # A turn asks about one question several times (the answer, its fallback, a follow-up's
         # reading): its vector is made once. Keyed by a hash, cleared when the visitor leaves.
         self._queries: OrderedDict[str, np.ndarray] = OrderedDict()
@@ -129,14 +131,35 @@ class SemanticScorer:
         if vectors is None:
             vectors = self._read(key, len(texts))
             if vectors is None:
-                with self._engine:
-                    vectors = self._model.passage(texts) if texts else np.zeros((0, self.dim), np.float32)
+                vectors = self._made(texts)
                 self._write(key, vectors)
             with self._lock:
                 if len(self._vectors) >= 64:  # packs reloaded over weeks must not pile up
                     self._vectors.pop(next(iter(self._vectors)))
                 self._vectors[key] = vectors
+                for text, row in zip(texts, vectors):
+                    self._remember_text(text, row)
         return vectors
+
+    def _made(self, texts: list[str]) -> np.ndarray:
+        """The texts' vectors, made only for those not seen before: a new day changes one or two of a
+        pack's facts (today's hours, the special days), an operator's edit a few, not all of them."""
+        with self._lock:
+            known = {t: self._by_text.get(hashlib.sha256(t.encode()).digest()) for t in texts}
+        missing = [t for t in dict.fromkeys(texts) if known[t] is None]
+        if missing:
+            with self._engine:
+                made = self._model.passage(missing)
+            known.update(zip(missing, made))
+        if not texts:
+            return np.zeros((0, self.dim), np.float32)
+        return np.stack([known[t] for t in texts]).astype(np.float32, copy=False)
+
+    def _remember_text(self, text: str, row: np.ndarray) -> None:
+        # called with self._lock held; bounded: a pack of 1,000 facts over many days and edits
+        self._by_text[hashlib.sha256(text.encode()).digest()] = row
+        while len(self._by_text) > _TEXTS_KEPT:
+            self._by_text.popitem(last=False)
 
     def prepare(self, facts: list[Fact], keywords: Callable[[Fact], Iterable[str]] = lambda f: (),
                 background: bool = False) -> None:
@@ -153,6 +176,8 @@ class SemanticScorer:
         with self._lock:
             if kept is not None:
                 self._vectors[key] = kept
+                for text, row in zip(texts, kept):
+                    self._remember_text(text, row)
                 return
             if key in self._pending:
                 return
