@@ -33,6 +33,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "train": ("avatar.commands.train", "train the embedded diffusion model"),
     "eval": ("avatar.commands.eval", "evaluate the answerer on held-out synthetic venues"),
     "report": ("avatar.commands.report", "turn a debug trace into per-stage percentiles and a plot"),
+    "check-pack": ("avatar.commands.check_pack",
+                   "what in a knowledge pack makes answers wrong or rarer: numbers that differ between the "
+                   "languages, missing keywords, long facts"),
     "admin": ("avatar.commands.admin", "set the kiosk's admin PIN (none is shipped), or say whether one is set"),
 }
 
@@ -127,6 +130,12 @@ def _main(argv: list[str]) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `avatar ... | head`: the reader has gone, which is no error of ours
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (the interpreter flushes stdout at exit)
+        except OSError:
+            pass
+        return 0
     except Exception as exc:  # a bug: one clear line for people, the traceback only when asked for
         if os.environ.get("AVATAR_TRACEBACK"):
             raise
