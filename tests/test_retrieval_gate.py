@@ -164,3 +164,19 @@ def test_warmup_loads_the_word_frequencies_so_the_first_visitor_does_not(tmp_pat
     out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, check=True)
     loaded, cached = out.stdout.split()
     assert loaded == "True" and int(cached) >= 2
+
+
+def test_a_common_piece_of_an_asked_compound_does_not_answer_it():
+    """"Wo ist das nächste Krankenhaus?" at a museum whose pack names the nearest car park ("Parkhaus"):
+    "haus" is a piece of both, which ranks the car park first but does not make it the answer."""
+    from avatar import config
+    from avatar.answer import load_knowledge
+    from avatar.answer.retrieval.retriever import _stands_for
+    from avatar.answer.retrieval_answerer import RetrievalAnswerer
+
+    assert not _stands_for("krankenhaus", "haus", "de")  # a common piece
+    assert _stands_for("garderobenschrank", "garderob", "de")  # a rare one still stands for it
+    assert _stands_for("haus", "haus", "de")
+    cfg = config.load(None, ["answer.semantic_weight=0"])
+    answer = RetrievalAnswerer(load_knowledge(cfg), cfg).answer("Wo ist das nächste Krankenhaus?", "de")
+    assert answer.mood == "sorry", answer.reply

@@ -170,7 +170,7 @@ class Retriever:
                 continue
             if _venue_compound(stems[0], index.venue_terms):
                 continue  # "schwimmbad" at the "Hallenbad": the venue itself
-            found = {t for t, _ in _vocabulary_matches(stems[0], index)}
+            found = {t for t, _ in _vocabulary_matches(stems[0], index) if _stands_for(stems[0], t, lang)}
             found |= {t for sib in siblings(w) for t in analyze(sib, lang) if t in index.postings}
             weight = max((index.idf(t) for t in found), default=math.log(1.0 + len(index.facts)))
             zipf = _everyday_zipf(w, lang)
@@ -234,8 +234,9 @@ class Retriever:
                 scale = min(scale, _CUE_WORD_WEIGHT)
             matches = _vocabulary_matches(term, index)
             direct_known += bool(matches) and term not in index.venue_terms
-            # a word the pack knows, or one the thesaurus understood for it
-            known += (bool(matches) or term in understood) and term in content
+            # a word the pack knows (not only a common piece of it), or one the thesaurus understood for it
+            knows = any(_stands_for(term, match, lang) for match, _ in matches)
+            known += (knows or term in understood) and term in content
             for match, weight in matches:
                 terms[match] = max(terms.get(match, 0.0), weight * scale)
         for t, weight in synonyms.items():
@@ -254,6 +255,14 @@ class Retriever:
 
     def _build(self, lang: str, day: date) -> _Index:
         return build_index(self.pack, lang, day)
+
+
+def _stands_for(term: str, match: str, lang: str) -> bool:
+    """Whether a pack term found for an asked term names the same thing: not when it is only a common
+    piece of it ("haus" in "krankenhaus": a fact about the "Parkhaus" holds "haus", not a hospital;
+    "karte" in "tageskarte"). Such a piece still helps to rank the facts, but does not tell that the
+    pack knows what is asked."""
+    return not (len(match) < len(term) and match in term and _everyday_zipf(match, lang) >= SPECIFIC_ZIPF)
 
 
 def retriever_for(pack: KnowledgePack, cfg) -> Retriever:
