@@ -71,6 +71,7 @@ _THREADS = ("asr.threads", "tts.threads", "llm.threads")
 # Lists whose items come from a fixed set.
 _LIST_CHOICES: dict[str, tuple[str, ...]] = {
     "general.languages": ("de", "en"),
+    "asr.venue_prompt_languages": ("de", "en"),
     "checks.moods": ("neutral", "happy", "sorry", "info"),
     "checks.always": ("grounding", "relevance", "source", "self_consistency", "schema"),
 }
@@ -217,8 +218,9 @@ def _check(dotted: str, default: Any, value: Any, origin: str) -> Any:
         raise ConfigError(f"{where} must be greater than 0, got {value!r}")
     if dotted in _LIST_CHOICES:
         allowed = _LIST_CHOICES[dotted]
-        if (not value and dotted != "checks.always") or any(v not in allowed for v in value):
-            raise ConfigError(f"{where} must {'only name' if dotted == 'checks.always' else 'list one or more of'} "
+        may_be_empty = dotted in ("checks.always", "asr.venue_prompt_languages")
+        if (not value and not may_be_empty) or any(v not in allowed for v in value):
+            raise ConfigError(f"{where} must {'only name' if may_be_empty else 'list one or more of'} "
                               f"{', '.join(allowed)}, got {value!r}")
     if dotted in _THREADS:
         cores = os.cpu_count() or 1

@@ -92,7 +92,7 @@ class FakeWhisperModel:
 
 @pytest.fixture
 def cfg():
-    return config.load(sets=["asr.venue_prompt=true"], env={})
+    return config.load(sets=["asr.venue_prompt=true", 'asr.venue_prompt_languages=["de", "en"]'], env={})
 
 
 @pytest.fixture
@@ -198,3 +198,14 @@ def test_transcribe_applies_the_prior_and_says_so(cfg, make_asr):
     assert asr.transcribe(speech(1.0)).lang == "en"
     off = make_asr(cfg.with_overrides({"asr.language_prior": False}), {"<|en|>": 0.55, "<|de|>": 0.45})
     assert off.transcribe(speech(1.0), prior="de").lang == "en"
+
+
+def test_by_default_only_german_passes_are_prompted(make_asr):
+    """German word accuracy gains from the venue's words; real English off-venue speech lost 5 points
+    (docs/PERF.md), so English passes get none unless asr.venue_prompt_languages names English."""
+    asr = make_asr(config.load(env={}))
+    asr.set_vocabulary(VOCAB)
+    assert asr.prompt_ids("de") and asr.prompt_ids("en") == []
+    tr = asr.transcribe(speech(3.0), lang="en")
+    assert tr.prompt_tokens == 0 and asr.model.model.prompts[-1][0] != asr.model.hf_tokenizer.special["<|startofprev|>"]
+    assert asr.transcribe(speech(3.0), lang="de").prompt_tokens > 0

@@ -173,7 +173,8 @@ def venue_asr(cfg):
     from avatar.asr import WhisperASR
     from avatar.pipeline.venue_words import venue_words
 
-    asr = WhisperASR(cfg.with_overrides({"asr.venue_prompt": True}).asr, cfg.general.languages)
+    asr = WhisperASR(cfg.with_overrides({"asr.venue_prompt": True, "asr.venue_prompt_languages": ["de", "en"]}).asr,
+                     cfg.general.languages)
     asr.set_vocabulary(venue_words(load_pack(Path(__file__).resolve().parents[1] / "assets" / "venues" / "sample")))
     return asr
 

@@ -92,12 +92,14 @@ class WhisperASR:
 
     def set_vocabulary(self, words: Mapping[str, Sequence[str]]) -> None:
         """The venue's words per language (names first, most important first): the prompt of every
-        final pass in that language, as many whole words as fit in `asr.prompt_max_tokens`.
-        Nothing is prompted when `asr.venue_prompt` is off."""
+        final pass in that language, as many whole words as fit in `asr.prompt_max_tokens`, for the
+        languages of `asr.venue_prompt_languages`. Nothing is prompted when `asr.venue_prompt` is off."""
         self.vocabulary = {lang: tuple(w) for lang, w in words.items() if lang in self.languages}
         limit = int(self.cfg.prompt_max_tokens) if self.cfg.venue_prompt else 0
+        prompted = set(getattr(self.cfg, "venue_prompt_languages", self.languages))
         encode = lambda text: self.model.hf_tokenizer.encode(text, add_special_tokens=False).ids
-        self._prompts = {lang: prompt_tokens(encode, w, limit) for lang, w in self.vocabulary.items()}
+        self._prompts = {lang: prompt_tokens(encode, w, limit if lang in prompted else 0)
+                         for lang, w in self.vocabulary.items()}
 
     def prompt_words(self, lang: str) -> str:
         """The prompt of `lang` as text (for logs and benches)."""
