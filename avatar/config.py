@@ -54,6 +54,10 @@ _RANGES: dict[str, tuple[float, float]] = {
     "asr.incremental_interval_ms": (50, 5000),
     "asr.incremental_right_context_ms": (0, 5000),
     "asr.incremental_overlap_ms": (0, 5000),
+    "asr.incremental_agree_passes": (2, 5),
+    "asr.incremental_first_agree_passes": (2, 5),
+    "asr.incremental_min_word_prob": (0.0, 1.0),
+    "asr.incremental_tail_min_logprob": (-10.0, 0.0),
     "tts.stream_first_ms": (20, 1000),
     "answer.semantic_weight": (0.0, 5.0),
 }
