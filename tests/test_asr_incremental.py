@@ -86,6 +86,84 @@ def test_a_pass_in_another_language_confirms_nothing_and_an_empty_pass_changes_n
     assert la.insert(PASS_2, "de", 0.99, int(4.6 * S)) == [] and la.text == "where is the cloakroom and the"
 
 
+def with_prob(ws, **probs):
+    """The words with the given probabilities (by text; the others 1.0)."""
+    return [Word(w.text, w.start, w.end, probs.get(w.text, 1.0)) for w in ws]
+
+
+def test_with_three_passes_to_agree_two_agreeing_passes_confirm_nothing():
+    la = LocalAgreement(first_commit_s=0.0, agree_passes=3)
+    la.insert(PASS_1, "en", 0.99, 3 * S)
+    assert la.insert(PASS_2, "en", 0.99, 4 * S) == []  # two passes agree: not enough
+    assert la.hypothesis() == "where is the cloakroom and the toilets please"
+    confirmed = la.insert(PASS_2, "en", 0.99, int(4.3 * S))
+    # all three have "where is the cloakroom and the"; "toilets" only the last two
+    assert [w.text for w in confirmed] == ["where", "is", "the", "cloakroom", "and", "the"]
+
+
+def test_a_pass_that_disagrees_in_between_restarts_the_count():
+    la = LocalAgreement(first_commit_s=0.0, agree_passes=3)
+    la.insert(PASS_1, "en", 0.99, 3 * S)
+    other = words(("wear", 0.3, 0.55), *[(w.text, w.start, w.end) for w in PASS_1[1:]])
+    la.insert(other, "en", 0.99, int(3.3 * S))
+    assert la.insert(PASS_1, "en", 0.99, int(3.6 * S)) == []  # "wear" in the pass between: no three agree
+    assert la.insert(PASS_1, "en", 0.99, int(3.9 * S)) == []  # the pass with "wear" still votes
+    confirmed = la.insert(PASS_1, "en", 0.99, int(4.2 * S))
+    assert [w.text for w in confirmed][:4] == ["where", "is", "the", "cloakroom"]
+
+
+def test_the_first_words_can_need_more_passes_than_the_rest():
+    la = LocalAgreement(first_commit_s=0.0, agree_passes=2, first_agree_passes=3)
+    la.insert(PASS_1, "en", 0.99, 3 * S)
+    assert la.insert(PASS_1, "en", 0.99, int(3.3 * S)) == []  # the first words: two passes are not enough
+    assert la.insert(PASS_2, "en", 0.99, int(3.6 * S)) != []  # a third agrees
+    assert la.text == "where is the cloakroom and the"
+    off = la.cut / S
+    nxt = [Word(w.text, w.start - off, w.end - off) for w in PASS_2[2:]]
+    la.insert(nxt, "en", 0.99, int(3.9 * S))  # after the first words two passes agree (with the one before)
+    assert la.text == "where is the cloakroom and the toilets"  # "please" ended too near the end of the 3.6 s
+
+
+def test_a_word_every_agreeing_pass_is_unsure_of_is_not_confirmed_nor_any_after_it():
+    la = LocalAgreement(first_commit_s=0.0, min_prob=0.4)
+    la.insert(with_prob(PASS_1, cloakroom=0.3), "en", 0.99, 3 * S)
+    confirmed = la.insert(with_prob(PASS_2, cloakroom=0.35), "en", 0.99, 4 * S)
+    assert [w.text for w in confirmed] == ["where", "is", "the"]
+    assert [w.text for w in la.pending][:2] == ["cloakroom", "and"]  # still the best guess
+    assert la.hypothesis() == "where is the cloakroom and the toilets please"
+
+
+def test_one_sure_pass_is_enough():
+    la = LocalAgreement(first_commit_s=0.0, min_prob=0.4)
+    la.insert(with_prob(PASS_1, cloakroom=0.9), "en", 0.99, 3 * S)
+    confirmed = la.insert(with_prob(PASS_2, cloakroom=0.2), "en", 0.99, 4 * S)
+    assert [w.text for w in confirmed] == ["where", "is", "the", "cloakroom", "and", "the"]
+
+
+def test_the_overlap_is_matched_at_its_first_place_not_at_a_similar_word_further_on():
+    """"wir" and "Wie", "whether" and "the" are similar spellings: matching the overlap's last word
+    there dropped the words between ("Welchen Tag haben wir heute? Wie ist" lost "heute")."""
+    commit = Commit(("Welchen", "Tag", "haben", "wir"), cut=int(0.5 * S), lang="de", lang_prob=0.99, overlap=2)
+    tr = Transcript("haben wir heute? Wie ist das Wetter?", "de", 1.0, raw_text="x", path="tail", covered_s=2.0)
+    assert judge_tail(commit, tr, int(2.2 * S)) == ("", ["heute?", "Wie", "ist", "das", "Wetter?"])
+    la = LocalAgreement(first_commit_s=0.0, overlap_s=0.3)
+    first = words(("tell", 0.2, 0.4), ("me", 0.45, 0.6), ("whether", 0.7, 1.0), ("the", 1.05, 1.15),
+                  ("whole", 1.2, 1.5), ("museum", 1.55, 2.1))
+    la.insert(first, "en", 0.99, int(2.05 * S))
+    la.insert(first, "en", 0.99, int(3.1 * S))
+    assert la.text == "tell me whether"  # heard 1 s of audio after it
+    off = la.cut / S
+    nxt = [Word(w.text, w.start - off, w.end - off) for w in first[2:]] + [Word("is", 2.2 - off, 2.4 - off)]
+    la.insert(nxt, "en", 0.99, int(3.4 * S))
+    assert la.hypothesis() == "tell me whether the whole museum is"
+
+
+def test_a_tail_the_decoder_was_unsure_of_sends_the_turn_to_the_whole_pass():
+    unsure = Transcript("cloakroom please", "en", 1.0, raw_text="x", path="tail", covered_s=1.0, avg_logprob=-0.9)
+    assert judge_tail(COMMIT, unsure, int(1.2 * S), min_logprob=-0.8)[0] == "tail_unsure"
+    assert judge_tail(COMMIT, unsure, int(1.2 * S), min_logprob=-1.0) == ("", ["please"])
+
+
 # -- the tail pass's judge, scripted ----------------------------------------------------------------------
 COMMIT = Commit(("where", "is", "the", "cloakroom"), cut=int(0.75 * S), lang="en", lang_prob=0.99,
                 pending=("please",), overlap=1)
@@ -137,12 +215,12 @@ class ScriptedASR:
 def test_final_decodes_only_the_tail_with_the_confirmed_words_as_prompt():
     audio = np.ones(2 * S, np.int16)
     asr = ScriptedASR(tail("cloakroom please"))
-    tr = IncrementalRecognizer.final(asr, audio, COMMIT)
+    tr = IncrementalRecognizer().final(asr, audio, COMMIT)
     assert tr.text == "where is the cloakroom please" and tr.path == "tail" and not tr.fallback
     assert tr.committed_words == 4
     assert asr.calls == [{"samples": 2 * S - COMMIT.cut, "lang": "en", "context": "where is the"}]
     asr = ScriptedASR(tail("cloakroom and the toilets please"))
-    tr = IncrementalRecognizer.final(asr, audio, COMMIT_2)
+    tr = IncrementalRecognizer().final(asr, audio, COMMIT_2)
     assert tr.text == "where is the cloakroom and the toilets please" and asr.calls[0]["context"] == "where is the"
 
 
@@ -150,14 +228,14 @@ def test_final_falls_back_to_the_whole_utterance_and_says_why():
     audio = np.ones(2 * S, np.int16)
     whole = Transcript("where is the cloakroom please", "en", 0.99, raw_text="x", path="trimmed")
     asr = ScriptedASR(tail("please"), whole)
-    tr = IncrementalRecognizer.final(asr, audio, COMMIT)
+    tr = IncrementalRecognizer().final(asr, audio, COMMIT)
     assert tr.text == "where is the cloakroom please" and tr.path == "trimmed" and tr.fallback == "tail_disagrees"
     assert [c["samples"] for c in asr.calls] == [2 * S - COMMIT.cut, 2 * S]
 
 
 def test_final_without_confirmed_words_is_the_whole_pass():
     asr = ScriptedASR(Transcript("hello", "en", 0.9, path="trimmed"))
-    tr = IncrementalRecognizer.final(asr, np.ones(S, np.int16), Commit((), 0, "", 0.0))
+    tr = IncrementalRecognizer().final(asr, np.ones(S, np.int16), Commit((), 0, "", 0.0))
     assert tr.path == "trimmed" and tr.fallback == "" and asr.calls[0]["samples"] == S
 
 
@@ -181,7 +259,7 @@ def test_word_times_lie_in_order_within_the_audio(asr):
 
 def test_a_long_question_is_confirmed_while_spoken_and_the_final_pass_hears_only_the_tail(asr):
     pcm = read_wav_16k(LONG_EN)
-    commit, partials, final = replay(asr, pcm, interval_ms=600, paced=False)
+    commit, partials, final = replay(asr, pcm, interval_ms=300, paced=False)  # the default interval
     whole = asr.transcribe(pcm)
     assert len(commit.words) >= 10 and commit.lang == "en"
     assert final.path == "tail" and not final.fallback

@@ -10,6 +10,7 @@ class Word:
     text: str
     start: float
     end: float
+    prob: float = 1.0  # the decoder's probability of the word (its tokens' mean; 1.0 when not known)
 
 
 @dataclass

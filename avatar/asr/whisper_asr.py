@@ -240,7 +240,8 @@ class WhisperASR:
         for w in found:
             text = w["word"].strip()
             if text:
-                out.append(Word(text, round(float(w["start"]), 3), round(float(w["end"]), 3)))
+                out.append(Word(text, round(float(w["start"]), 3), round(float(w["end"]), 3),
+                                round(float(w.get("probability", 1.0)), 3)))
         return out
 
     def _decode_full(self, audio: np.ndarray, lang: str | None, lang_prob: float | None, cancel: CancelToken,

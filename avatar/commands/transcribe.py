@@ -208,7 +208,7 @@ def _references(args) -> dict[str, str]:
 def _incremental_bench(asr, args, cfg) -> int:
     """Each file as the loop hears it (its speech, 200 ms before and 100 ms after), interleaved:
     the whole-utterance pass, then incremental recognition (partials, then the final pass)."""
-    from avatar.asr.incremental import replay
+    from avatar.asr.incremental import incremental_rules, replay
     from avatar.asr.word_accuracy import word_errors
     from avatar.vad.speech_span import speech_span
 
@@ -224,8 +224,7 @@ def _incremental_bench(asr, args, cfg) -> int:
         whole = asr.transcribe(pcm, lang=args.lang, prior=args.prior)
         commit, partials, final = replay(asr, pcm, interval, lang=args.lang, prior=args.prior,
                                          speech_end=len(pcm) - int(0.1 * SAMPLE_RATE),
-                                         right_context_s=cfg.asr.incremental_right_context_ms / 1000,
-                                         overlap_s=cfg.asr.incremental_overlap_ms / 1000)
+                                         **incremental_rules(cfg))
         ref = refs.get(Path(path).name) or (Path(path).stem if args.names_are_transcripts else "")
         row = {"input": path, "speech_s": round(span[1] - span[0], 2), "lang": whole.lang,
                "whole_text": whole.text, "whole_ms": round(whole.ms, 1), "whole_path": whole.path,
