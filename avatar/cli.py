@@ -57,9 +57,10 @@ def main(argv: list[str] | None = None) -> int:
     """Run one command; as the program (argv None), also make sure the process exits with its status."""
     if argv is not None:
         return _main(argv)
-    if "MALLOC_ARENA_MAX" not in os.environ:  # before any thread: see avatar/sysmem.py
-        from avatar.sysmem import limit_arenas
+    from avatar.sysmem import bound_onednn_cache, limit_arenas
 
+    bound_onednn_cache()  # before any model runs: see avatar/sysmem.py
+    if "MALLOC_ARENA_MAX" not in os.environ:  # before any thread: see avatar/sysmem.py
         limit_arenas(2)
     code = _main(sys.argv[1:])
     _exit_cleanly(code)

@@ -8,12 +8,19 @@ it unless that variable is set) took the same soak from 910 to 800 MB at the end
 second-half slope from 69 to 28 MB per 100 turns (docs/PERF.md, "Endurance"); `trim()` returns
 the free pages of every arena, called by the voice loop when a visitor has left. Elsewhere than
 glibc both do nothing.
+
+`bound_onednn_cache()` caps oneDNN's primitive cache (ONEDNN_PRIMITIVE_CACHE_CAPACITY, unless set):
+CTranslate2's Whisper encoder runs on the utterance's own length (avatar/asr/whisper_asr.py), and
+every new frame count makes two new convolution primitives (~0.7 MB of heap plus their JIT code)
+that oneDNN's default cache of 1,024 keeps: the kiosk's memory grew for hundreds of turns, one
+length at a time (docs/PERF.md, "Endurance": "What grows: oneDNN's primitive cache").
 """
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
 import logging
+import os
 
 log = logging.getLogger(__name__)
 _trim = None
@@ -21,6 +28,8 @@ _looked = False
 
 
 M_ARENA_MAX = -8  # mallopt parameter (glibc malloc.h)
+ONEDNN_CACHE_VAR = "ONEDNN_PRIMITIVE_CACHE_CAPACITY"
+ONEDNN_CACHE_CAPACITY = 64  # primitives (oneDNN's default: 1,024); 32 encoder lengths of Whisper's two convolutions
 
 
 def _libc():
@@ -37,6 +46,18 @@ def limit_arenas(count: int = 2) -> bool:
         return bool(libc is not None and libc.mallopt(ctypes.c_int(M_ARENA_MAX), ctypes.c_int(int(count))))
     except AttributeError:  # not glibc
         return False
+
+
+def bound_onednn_cache(capacity: int = ONEDNN_CACHE_CAPACITY) -> int:
+    """Cap oneDNN's primitive cache at `capacity` unless the variable is already set (a user's
+    choice wins); the capacity in force. oneDNN reads it when it makes its first primitive, so
+    this must run before the first transcription (WhisperASR calls it before loading the model,
+    the `avatar` program at start)."""
+    value = os.environ.setdefault(ONEDNN_CACHE_VAR, str(int(capacity)))
+    try:
+        return int(value)
+    except ValueError:
+        return -1  # not a number: oneDNN ignores it and keeps its default
 
 
 def trim() -> bool:

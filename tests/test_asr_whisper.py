@@ -1,7 +1,10 @@
 """Whisper on real German and English clips, noise and silence; model assets fail with a clear error."""
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -190,3 +193,48 @@ def test_venue_prompt_fits_its_cap_and_keeps_the_clips_words(venue_asr, cfg):
 def test_venue_prompt_does_not_put_venue_words_into_noise(venue_asr):
     tr = venue_asr.transcribe(read_wav_16k(DATA / "background_noise_3s.wav"))
     assert tr.text == "" and tr.dropped
+
+
+# a fresh process: oneDNN reads its cache capacity once, at its first primitive
+_NEW_LENGTHS = """
+import ctypes, os
+import numpy as np
+from avatar import config
+from avatar.asr import WhisperASR
+
+class Info(ctypes.Structure):
+    _fields_ = [(n, ctypes.c_size_t) for n in
+                "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks keepcost".split()]
+
+libc = ctypes.CDLL("libc.so.6")
+libc.mallinfo2.restype = Info
+
+def in_use():
+    info = libc.mallinfo2()
+    return (info.uordblks + info.hblkhd) / 1e6
+
+cfg = config.load(env={})
+asr = WhisperASR(cfg.asr, cfg.general.languages)
+audio = (np.random.default_rng(0).standard_normal(16000 * 3) * 0.01).astype(np.float32)
+held = []
+for i, k in enumerate([*range(0, 80, 2), *range(1, 80, 2)]):  # 80 lengths, 2 frames apart
+    asr._encode(audio[: 8000 + 320 * k], partial=False)
+    if i in (39, 79):
+        held.append(in_use())
+print(os.environ.get("ONEDNN_PRIMITIVE_CACHE_CAPACITY"), round(held[1] - held[0], 1))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's mallinfo2")
+def test_new_utterance_lengths_do_not_grow_the_heap(tmp_path):
+    """The encoder runs on each utterance's own length, and every new length made oneDNN convolution
+    primitives (~1 MB per length) that its default cache of 1,024 kept: 40 new lengths after 40 others
+    held +42 MB more. WhisperASR bounds the cache (avatar/sysmem.py): they hold nothing more."""
+    env = {k: v for k, v in os.environ.items() if k != "ONEDNN_PRIMITIVE_CACHE_CAPACITY"}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[1]) + os.pathsep + env.get("PYTHONPATH", "")
+    out = subprocess.run([sys.executable, "-c", _NEW_LENGTHS], capture_output=True, text=True, timeout=600,
+                         env=env, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr[-2000:]
+    capacity, grown_mb = out.stdout.split()[-2:]
+    assert int(capacity) <= 64
+    assert float(grown_mb) < 8.0, out.stdout

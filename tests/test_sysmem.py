@@ -41,3 +41,13 @@ def test_the_loop_trims_when_the_visitor_leaves(monkeypatch):
     loop.subscribe(rec)
     loop.run_until_done(timeout=20)
     assert rec.of(ev.VisitorLeft) and calls == [1]
+
+
+def test_the_onednn_cache_bound_is_set_unless_the_user_chose(monkeypatch):
+    monkeypatch.delenv(sysmem.ONEDNN_CACHE_VAR, raising=False)
+    assert sysmem.bound_onednn_cache() == sysmem.ONEDNN_CACHE_CAPACITY
+    import os
+
+    assert os.environ[sysmem.ONEDNN_CACHE_VAR] == str(sysmem.ONEDNN_CACHE_CAPACITY)
+    monkeypatch.setenv(sysmem.ONEDNN_CACHE_VAR, "256")
+    assert sysmem.bound_onednn_cache() == 256 and os.environ[sysmem.ONEDNN_CACHE_VAR] == "256"

@@ -63,6 +63,9 @@ class WhisperASR:
             check_model(model_dir)
         folder = model_dir or assets.whisper_model_dir(cfg.model)
         self.model_dir = folder
+        from avatar.sysmem import bound_onednn_cache
+
+        bound_onednn_cache()  # each new utterance length makes encoder primitives: keep a few, not 1,024
         try:
             from faster_whisper import WhisperModel
 
