@@ -200,10 +200,13 @@ def test_transcribe_applies_the_prior_and_says_so(cfg, make_asr):
     assert off.transcribe(speech(1.0), prior="de").lang == "en"
 
 
-def test_by_default_only_german_passes_are_prompted(make_asr):
-    """German word accuracy gains from the venue's words; real English off-venue speech lost 5 points
-    (docs/PERF.md), so English passes get none unless asr.venue_prompt_languages names English."""
-    asr = make_asr(config.load(env={}))
+def test_switched_on_only_german_passes_are_prompted_by_default(make_asr):
+    """Real English off-venue speech lost 5 points with the venue's words (docs/PERF.md), so when the
+    prompt is switched on, English passes get none unless asr.venue_prompt_languages names English."""
+    off = make_asr(config.load(env={}))
+    off.set_vocabulary(VOCAB)
+    assert off.prompt_ids("de") == [] and off.prompt_ids("en") == []  # off by default
+    asr = make_asr(config.load(sets=["asr.venue_prompt=true"], env={}))
     asr.set_vocabulary(VOCAB)
     assert asr.prompt_ids("de") and asr.prompt_ids("en") == []
     tr = asr.transcribe(speech(3.0), lang="en")
