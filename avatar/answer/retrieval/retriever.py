@@ -30,7 +30,7 @@ _HOURS_BOOST = 1.0
 _CUE_WORD_WEIGHT = 0.6
 _SYNONYM_WEIGHT = 0.7
 _CONTEXT_WEIGHT = 0.5  # a follow-up's previous question ("und was kostet das?" after "wo ist die sauna")
-GATE_COVERAGE = 0.5  # a fact that lacks a specific word must hold at least this share of the question
+GATE_COVERAGE = 0.55  # a fact that lacks a specific word must hold at least this share of the question
 RERANK_RATIO = 0.5  # a lower fact holding the specific words the best one lacks goes first down to this score share
 SEMANTIC_WEIGHT = 0.4  # answer.semantic_weight: how far meaning moves a fact, in best word scores per standard deviation
 
