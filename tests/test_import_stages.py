@@ -33,6 +33,7 @@ CORE = {
     "avatar.answer.base",    # Answerer, Answer, Fact, HistoryTurn
     "avatar.model_contract", # what the embedded model and the kiosk must agree on (days, declines, moods)
     "avatar.integrity",      # a shipped model's sha256 at load
+    "avatar.sysmem",         # the process's allocator settings (malloc arenas, oneDNN's primitive cache)
     "avatar.asr.manifest",   # models/manifest.toml, read for every model (lives in asr/ for history's sake)
 }
 
