@@ -13,7 +13,8 @@ from avatar import events as ev
 from avatar.answer.knowledge import load_pack
 from avatar.answer.retrieval_answerer import RetrievalAnswerer
 from avatar.pipeline import knowledge_watch
-from avatar.pipeline.knowledge_watch import KnowledgeWatch, pack_file
+from avatar.answer.knowledge import pack_file
+from avatar.pipeline.knowledge_watch import KnowledgeWatch
 from avatar.pipeline.voice_loop import VoiceLoop
 from avatar.trace import Tracer
 

@@ -113,10 +113,15 @@ class KnowledgePack:
         return facts
 
 
+def pack_file(path: str | os.PathLike) -> Path:
+    """The file behind a pack's path: a venue folder's venue.toml, or the file itself."""
+    path = Path(path)
+    return path / "venue.toml" if path.is_dir() else path
+
+
 def load_pack(path: str | os.PathLike) -> KnowledgePack:
     """Read and check a pack: a venue folder (with venue.toml) or the venue.toml file itself."""
-    path = Path(path)
-    file = path / "venue.toml" if path.is_dir() else path
+    file = pack_file(path)
     if not file.exists():
         raise KnowledgeError(f"knowledge pack not found: {file}",
                              hint="pass a venue folder containing venue.toml, e.g. assets/venues/sample")

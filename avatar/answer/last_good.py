@@ -19,7 +19,7 @@ import os
 from datetime import datetime
 from pathlib import Path
 
-from avatar.answer.knowledge import KnowledgeError, KnowledgePack, load_pack
+from avatar.answer.knowledge import KnowledgeError, KnowledgePack, load_pack, pack_file
 
 log = logging.getLogger(__name__)
 
@@ -35,20 +35,15 @@ def state_dir(cfg=None) -> Path:
     return Path(base) / "avatar" / "packs"
 
 
-def _file_of(path: str | os.PathLike) -> Path:
-    path = Path(path)
-    return path / "venue.toml" if path.is_dir() else path
-
-
 def copy_path(path: str | os.PathLike, cfg=None) -> Path:
     """Where the last good copy of the pack at `path` is kept (one per absolute path)."""
-    key = hashlib.sha256(str(_file_of(path).resolve()).encode()).hexdigest()[:16]
+    key = hashlib.sha256(str(pack_file(path).resolve()).encode()).hexdigest()[:16]
     return state_dir(cfg) / f"{key}.venue.toml"
 
 
 def remember(path: str | os.PathLike, cfg=None) -> None:
     """Keep the pack file at `path` (it has just loaded) as its last good copy."""
-    source = _file_of(path)
+    source = pack_file(path)
     target = copy_path(source, cfg)
     try:
         data = source.read_bytes()

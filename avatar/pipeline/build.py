@@ -138,8 +138,6 @@ def give_venue_words(asr, cfg, knowledge: str | None = None, *answerers) -> None
     passes plain word lists per language."""
     if not cfg.asr.venue_prompt or not hasattr(asr, "set_vocabulary"):
         return
-    from avatar.pipeline.venue_words import venue_words
-
     pack = next((a.pack for a in answerers if getattr(a, "pack", None) is not None), None)
     if pack is None:
         try:
@@ -149,6 +147,12 @@ def give_venue_words(asr, cfg, knowledge: str | None = None, *answerers) -> None
         except Exception:  # no pack, no prompt: recognition works without it
             log.warning("no knowledge pack for the recognizer's venue words", exc_info=True)
             return
+    _set_venue_words(asr, cfg, pack)
+
+
+def _set_venue_words(asr, cfg, pack) -> None:
+    from avatar.pipeline.venue_words import venue_words
+
     asr.set_vocabulary(venue_words(pack, list(cfg.general.languages)))
 
 
@@ -241,15 +245,14 @@ def _follow_knowledge(loop, cfg, knowledge: str | None) -> None:
         return
     from avatar.answer import load_knowledge
     from avatar.paths import resolve
-    from avatar.pipeline.knowledge_watch import KnowledgeWatch, pack_file
+    from avatar.answer.knowledge import pack_file
+    from avatar.pipeline.knowledge_watch import KnowledgeWatch
 
     def apply(pack) -> bool:
         if not loop.use_pack(pack):
             return False
         if cfg.asr.venue_prompt and hasattr(loop.asr, "set_vocabulary"):
-            from avatar.pipeline.venue_words import venue_words
-
-            loop.asr.set_vocabulary(venue_words(pack, list(cfg.general.languages)))
+            _set_venue_words(loop.asr, cfg, pack)
         return True
 
     path = knowledge or cfg.general.knowledge

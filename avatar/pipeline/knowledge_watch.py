@@ -28,12 +28,6 @@ SETTLE_S = 1.0  # the file must look the same this long before it is read
 PENDING_RETRY_S = 0.25  # a pack waiting for a moment between turns looks this often
 
 
-def pack_file(path: str | Path) -> Path:
-    """The file behind a pack's path: a venue folder's venue.toml, or the file itself."""
-    path = Path(path)
-    return path / "venue.toml" if path.is_dir() else path
-
-
 class KnowledgeWatch:
     """Polls one pack file; `load()` reads it (raising AvatarError when it is broken), `apply(pack)`
     puts it to use and returns False while a turn is running (then it is tried again next look)."""
