@@ -74,6 +74,21 @@ def test_scoring_outcomes():
     assert pack_eval.unsupported_numbers("It costs 13 €.", "12 € 4.50", "how much") == ["13"]
 
 
+def test_a_quoted_fact_with_a_decline_word_in_it_is_not_a_decline():
+    q = pack_eval.Question("muss ich mich schick anziehen", "de", "yesno", "kleidung", (["nein", "nicht"],))
+    fact = "Eine Kleiderordnung gibt es bei uns nicht."
+    assert pack_eval.score(q, fact, "neutral", fact) == "right"  # "leider" inside "Kleiderordnung"
+    refund = "Bereits gekaufte Karten können wir leider nicht zurücknehmen."
+    r = pack_eval.Question("kann ich karten zurückgeben", "de", "yesno", "karten", (["nicht"],))
+    assert pack_eval.score(r, refund, "neutral", refund) == "right"  # the pack's own "leider"
+    staff = "Students + staff of the university with ID free."
+    s = pack_eval.Question("do students pay", "en", "yesno", "eintritt", ("free",))
+    assert pack_eval.score(s, staff, "neutral", staff) == "right"
+    # the kiosk's decline still is one, in any mood, though the pack says "leider" too
+    assert pack_eval.score(r, "Das weiß ich leider nicht. Bitte fragen Sie unser Personal.", "neutral",
+                           refund) == "wrongly_declined"
+
+
 def test_broken_questions_file_names_the_question(tmp_path):
     (tmp_path / "questions.toml").write_text('[[q]]\nq = "wo"\nlang = "fr"\n', encoding="utf-8")
     with pytest.raises(ValueError, match="question #1"):

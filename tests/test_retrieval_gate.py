@@ -180,3 +180,40 @@ def test_a_common_piece_of_an_asked_compound_does_not_answer_it():
     cfg = config.load(None, ["answer.semantic_weight=0"])
     answer = RetrievalAnswerer(load_knowledge(cfg), cfg).answer("Wo ist das nächste Krankenhaus?", "de")
     assert answer.mood == "sorry", answer.reply
+
+
+@pytest.mark.parametrize("question, lang, focus", [
+    ("Is there a steam room in the sauna?", "en", ("steam", "room")),
+    ("gibt es im lehrschwimmbecken eine rutsche", "de", ("rutsche",)),
+    ("hey is there an atm at the main entrance", "en", ("atm",)),
+    ("Gibt es hier einen Geldautomaten?", "de", ("geldautomaten",)),
+    ("is there free wifi", "en", ("wifi",)),  # "free" asks for the kind of value, not the thing
+    ("is there a place to charge my electric car", "en", ()),  # "a place": what follows says what is asked
+    ("wo sind die toiletten", "de", ()),  # not an existence question
+    ("wann hat die sauna am samstag auf", "de", ()),
+    ("Gibt es eine Bar? Brauche ich dafür ein Ticket?", "de", ("bar",)),  # a follow-up read with its question
+])
+def test_the_thing_an_existence_question_asks_for(question, lang, focus):
+    from avatar.answer.asked import asked_focus
+    assert asked_focus(question, lang) == focus
+
+
+def test_a_fact_about_the_place_does_not_say_the_asked_thing_is_there(pack):
+    # "the sauna" holds most of the question's words; only "steam" is missing, and it is the thing asked
+    match = Retriever(pack).match("is there a steam room in the sauna", "en", 3)
+    assert match.facts[0].id == "sauna-zeiten"
+    assert "steam" in match.absent and not match.answers()
+    reply = RetrievalAnswerer(pack, load()).answer("is there a steam room in the sauna", "en")
+    assert reply.mood == "sorry"
+    # the same question about a thing the fact names is answered
+    assert Retriever(pack).match("is there a sauna", "en", 3).answers()
+    assert Retriever(pack).match("gibt es einen kiosk", "de", 3).facts[0].id == "kiosk"
+    assert Retriever(pack).match("gibt es einen kiosk", "de", 3).answers()
+
+
+def test_a_follow_up_is_held_only_to_its_own_thing(pack):
+    # read together with the question before it, the follow-up keeps that question's words, not its "is there"
+    r = Retriever(pack)
+    assert r.match("is there a steam room in the sauna when is it open", "en", 3).absent
+    assert not r.match("is there a steam room in the sauna when is it open", "en", 3,
+                       focus_from="when is it open").absent

@@ -53,3 +53,62 @@ def holds_kind(text: str, kind: str) -> bool:
     return True
 
 
+
+
+# "Is there a steam room?", "gibt es eine Rutsche?", "do you have lockers?": the visitor asks whether the
+# venue has a thing. The pack must name that thing itself; a fact about the sauna does not say that there
+# is a steam room, however many of the question's other words it holds.
+_EXISTS = {"de": ("gibt es", "gibts", "gibt's", "habt ihr", "haben sie"),
+           "en": ("is there", "are there", "do you have", "do you guys have", "have you got", "do they have",
+                  "does it have")}
+_INDEFINITE = {"de": frozenset("ein eine einen einem einer eines kein keine keinen keinem keiner".split()),
+               "en": frozenset("a an any some".split())}
+# Words that end the thing asked about: prepositions and the like ("a steam room | in the sauna").
+_FOCUS_END = {"de": frozenset("im in am an auf aus bei beim mit nach von vom zu zum zur für um über unter vor bis "
+                              "hier da dort auch noch schon heute morgen irgendwo wo wann und oder wenn "
+                              "ich du er sie es wir ihr man mein meine dein deine".split()),
+              "en": frozenset("in at on for near by with to from inside outside around nearby here there today "
+                              "tomorrow and or where when that which if i you we they he she it my your".split())}
+# Nouns that hold no thing of their own ("is there a place to charge my car", "gibt es eine Möglichkeit"):
+# what follows them says what is asked, and it is not the focus.
+_FOCUS_MAX = 3  # "ein barrierefreies WC", "a family changing room"; a longer run has left the thing
+_VALUE_WORDS = frozenset(c for cues in _KIND_CUES.values() for lang_cues in cues.values() for c in lang_cues
+                         if " " not in c) | frozenset("kostenloses kostenlose kostenlosen gratis".split())
+_EMPTY_NOUNS = frozenset("place places somewhere something anything anywhere way option options possibility "
+                         "chance thing things kind sort "
+                         "möglichkeit möglichkeiten ort platz stelle etwas was irgendwas sowas art".split())
+
+
+def asked_focus(question: str, lang: str) -> tuple[str, ...]:
+    """The words naming the thing whose existence a question asks about: "is there a steam room in the
+    sauna" -> ("steam", "room"); "gibt es im Lehrschwimmbecken eine Rutsche" -> ("rutsche",). Empty for
+    any other question, and when the thing is only "a place", "etwas" (what comes after says it)."""
+    ws = words(re.split(r"[?.!]", question, maxsplit=1)[0])  # its first sentence
+    start = None
+    for trigger in _EXISTS.get(lang, ()):
+        t = trigger.split()
+        # "is there", "hey is there", "entschuldigung gibt es": the trigger opens the question
+        at = next((i for i in range(min(3, len(ws))) if ws[i:i + len(t)] == t), None)
+        if at is not None:
+            start = at + len(t)
+            break
+    if start is None:
+        return ()
+    rest = ws[start:]
+    articles = _INDEFINITE.get(lang, frozenset())
+    # German puts a place before the thing ("gibt es im Bad eine Rutsche"): the thing follows its article.
+    if lang == "de" and any(w in articles for w in rest):
+        rest = rest[next(i for i, w in enumerate(rest) if w in articles):]
+    focus: list[str] = []
+    for w in rest:
+        if w in articles and not focus:
+            continue
+        if w in _FOCUS_END.get(lang, frozenset()) or w in articles:
+            break
+        focus.append(w)
+        if len(focus) == _FOCUS_MAX:
+            break
+    if any(w in _EMPTY_NOUNS for w in focus):
+        return ()
+    # "free wifi", "kostenloses WLAN": the kind of value asked is not the thing
+    return tuple(w for w in focus if w not in _VALUE_WORDS)

@@ -112,7 +112,7 @@ class RetrievalAnswerer:
             if history and (not self._confident(match) or _is_elliptic(question)):
                 # "und für Kinder?": a short follow-up is read together with the previous question.
                 previous = history[-1].question
-                more = self.retriever.match(f"{previous} {question}", lang, self.top_k)
+                more = self.retriever.match(f"{previous} {question}", lang, self.top_k, focus_from=question)
                 if self._confident(more) and more.facts[0].score >= _best(match):
                     match, followup = more, True
             facts = match.facts

@@ -112,9 +112,19 @@ def says(reply: str, item) -> bool:
 _FULL_HOUR = re.compile(r"\b(\d{1,2}):00\b")
 
 
-def is_decline(reply: str, mood: str) -> bool:
-    low = reply.lower()
-    return mood == "sorry" or any(m in low for m in DECLINE_MARKERS)
+def is_decline(reply: str, mood: str, pack_text: str = "") -> bool:
+    """The answerer said it does not know: its mood says so, or the reply has a decline's words. Only
+    whole words count ("leider" is not in "Kleiderordnung"), and not the words a fact of the pack
+    holds: a reply quoting "Karten können wir leider nicht zurücknehmen" or "students + staff" is
+    the fact, not a decline (each decline says several markers, so one the pack uses loses nothing)."""
+    if mood == "sorry":
+        return True
+    low, known = reply.lower(), pack_text.lower()
+    return any(_says_marker(m, low) and not _says_marker(m, known) for m in DECLINE_MARKERS)
+
+
+def _says_marker(marker: str, text: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(marker)}(?!\w)", text) is not None
 
 
 _NUM = re.compile(r"\d+")
@@ -125,8 +135,8 @@ def unsupported_numbers(reply: str, pack_text: str, question: str) -> list[str]:
     return [n for n in _NUM.findall(reply) if n not in known and n.lstrip("0") not in known]
 
 
-def score(q: Question, reply: str, mood: str) -> str:
-    declined = is_decline(reply, mood)
+def score(q: Question, reply: str, mood: str, pack_text: str = "") -> str:
+    declined = is_decline(reply, mood, pack_text)
     if q.kind == "unanswerable":
         return "declined" if declined else "answered_unanswerable"
     if declined:
@@ -153,7 +163,7 @@ def evaluate_pack(folder: Path, answerers: dict[str, Any], pack) -> list[Row]:
             ans = answerer.answer(q.q, q.lang, history)
             ms = float(ans.decode.answer_time_ms)
             rows.append(Row(folder.name, name, q.lang, q.kind, q.q, ans.reply, ans.source or name, ans.mood,
-                            score(q, ans.reply, ans.mood), unsupported_numbers(ans.reply, text, q.q),
+                            score(q, ans.reply, ans.mood, text), unsupported_numbers(ans.reply, text, q.q),
                             len(ans.reply), len(facts[q.lang].get(q.fact, "")), round(ms, 2),
                             round(float(ans.decode.ms), 2)))
     return rows

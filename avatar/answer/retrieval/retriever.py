@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Iterable
 
-from avatar.answer.asked import asked_kind, holds_kind
+from avatar.answer.asked import asked_focus, asked_kind, holds_kind
 from avatar.answer.base import Fact
 from avatar.answer.knowledge import KnowledgePack
 from avatar.answer.retrieval import semantic
@@ -43,11 +43,15 @@ class Match:
     # "rutsche", "atm") it does not hold, and the idf-weighted share of the question's words it holds.
     unmatched: tuple[str, ...] = ()
     fact_coverage: float = 1.0
+    # The words of the thing a "gibt es / is there" question asks for that the best fact lacks ("steam"
+    # of "is there a steam room in the sauna"): the fact does not say there is one.
+    absent: tuple[str, ...] = ()
 
     def answers(self) -> bool:
         """The best fact can answer: it holds every specific word the question asks about, or most of
-        the question's words ("gibt es eine rutsche" at a pool whose pack never mentions one: no)."""
-        return bool(self.facts) and not (self.unmatched and self.fact_coverage < GATE_COVERAGE)
+        the question's words ("gibt es eine rutsche" at a pool whose pack never mentions one: no), and
+        it names the thing an "is there" question asks for."""
+        return bool(self.facts) and not self.absent and not (self.unmatched and self.fact_coverage < GATE_COVERAGE)
 
 
 class Retriever:
@@ -77,9 +81,12 @@ class Retriever:
     def retrieve(self, question: str, lang: str, k: int = 3, today: date | None = None, context: str = "") -> list[Fact]:
         return self.match(question, lang, k, today, context).facts
 
-    def match(self, question: str, lang: str, k: int = 3, today: date | None = None, context: str = "") -> "Match":
+    def match(self, question: str, lang: str, k: int = 3, today: date | None = None, context: str = "",
+              focus_from: str | None = None) -> "Match":
         """The best facts and how much of the question the pack's words cover. `context` (the previous
-        question of a follow-up) adds its words at a lower weight."""
+        question of a follow-up) adds its words at a lower weight. `focus_from`: the visitor's own
+        question when `question` reads it together with the one before ("is there a smaller stage?" +
+        "how much are tickets there?"): only its "is there" thing must be in the fact."""
         index = self._index(lang, today or datetime.now().date())
         question = _join_split_compounds(question, lang, index)
         terms, has_subject, coverage = self._query_terms(question, lang, index)
@@ -108,7 +115,7 @@ class Retriever:
                     scores[doc] *= 1.0 + (_HOURS_BOOST if general else _CUE_BOOST)
         order = self._with_meaning(scores, f"{context} {question}".strip(), lang, index)
         best = [(doc, score) for doc, score in sorted(order.items(), key=lambda item: (-item[1], item[0]))[:k] if score > 0]
-        unmatched, fact_coverage = (), 1.0
+        unmatched, fact_coverage, absent = (), 1.0, ()
         if best:
             asked = self._asked_words(question, lang, index)
             held = [self._held(asked, index.doc_terms[doc]) for doc, _ in best]
@@ -123,8 +130,10 @@ class Retriever:
             best.insert(0, best.pop(first))
             held.insert(0, held.pop(first))
             unmatched, fact_coverage = held[0]
+            focus = asked_focus(question if focus_from is None else focus_from, lang)
+            absent = self._absent(asked, focus, index.doc_terms[best[0][0]])
         return Match([replace(index.facts[doc], score=round(scores.get(doc, 0.0), 4)) for doc, _ in best], coverage,
-                     unmatched, round(fact_coverage, 3))
+                     unmatched, round(fact_coverage, 3), absent)
 
     def _with_meaning(self, scores: dict[int, float], question: str, lang: str, index: _Index) -> dict[int, float]:
         """The order of the facts: word scores, moved by meaning when a semantic scorer is there."""
@@ -188,6 +197,14 @@ class Retriever:
         held = sum(weight for (_, weight, _, _), h in zip(asked, have) if h)
         missing = tuple(w for (w, _, specific, _), h in zip(asked, have) if specific and not h)
         return missing, (held / total if total else 1.0)
+
+    @staticmethod
+    def _absent(asked, focus: tuple[str, ...], terms: frozenset[str]) -> tuple[str, ...]:
+        """The focus words a fact does not hold, by the same reading as `_held` (stems, compounds, the
+        thesaurus); words retrieval does not read as asked (stopwords, the venue, cue words) never count."""
+        found_for = {w: found for w, _, _, found in asked}
+        return tuple(w for w in focus if w in found_for
+                     and not (found_for[w] & terms or any(holds_part(t, terms) for t in found_for[w])))
 
     def _cued_topics(self, question: str) -> set[str]:
         tokens = set(words(question))
