@@ -9,8 +9,9 @@ from avatar.train.venues.values import DrawnVenue, Item, day_hours_text, interva
 
 
 def opening_hours(venue: DrawnVenue) -> list[tuple[dict, dict] | None]:
-    """Per-day facts (the answerer renders a pack's [hours] the same way), plus the pack's
-    "today" and grouped "week" facts (avatar/answer/knowledge.py words them like this)."""
+    """The week's opening hours (None: closed that day), drawn and added as per-day facts (the
+    answerer renders a pack's [hours] the same way) and the grouped "week" fact (the "today" one is
+    today_item's; avatar/answer/knowledge.py words them like this). Returns the hours."""
     rng, noun = venue.rng, venue.noun
     open_h, close_h = rng.choice([8, 9, 10, 11]), rng.choice([16, 17, 18, 19, 20, 22])
     open_m = rng.choice([0, 0, 0, 30])

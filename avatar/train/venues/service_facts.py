@@ -8,6 +8,7 @@ from avatar.train.venues.words import AMENITIES, FIRST, FLOORS, LAST, SPOTS, STR
 
 
 def amenities(venue: DrawnVenue) -> list[tuple]:
+    """Where the amenities it has are; returns the ones it lacks (the corpus asks about them to teach declining)."""
     rng = venue.rng
     chosen = rng.sample(AMENITIES, rng.randint(4, 8))
     absent = [a for a in AMENITIES if a not in chosen]
@@ -50,7 +51,8 @@ def amenities(venue: DrawnVenue) -> list[tuple]:
 
 
 def services(venue: DrawnVenue) -> list[Item]:
-    """Sample-pack-like facts of free form; the reply says the fact as it stands. Absent ones are declined."""
+    """Sample-pack-like facts of free form; the reply says the fact as it stands. Returns the absent
+    ones (questions about them are declined)."""
     rng, noun, name = venue.rng, venue.noun, venue.name
     Noun = {lang: n[0].upper() + n[1:] for lang, n in noun.items()}
     street, n = rng.choice(STREETS), rng.randint(1, 60)
