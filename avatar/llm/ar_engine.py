@@ -13,21 +13,18 @@ order (`order`) means nothing left to right: a variant differs only by its seed 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Generator, Sequence
+from typing import Generator, Sequence
 
 import torch
 
 from avatar.cancel import NEVER, CancelToken
-from avatar.llm.engine import (Block, BlockCloser, DecodeOptions, DecodeSummary, StepObserver, _confidence,
-                               decode_inputs, end_stopped_groups)
+from avatar.llm.engine import (Block, BlockCloser, DecodeOptions, DecodeSummary, DecodingLM, StepObserver,
+                               _confidence, decode_inputs, end_stopped_groups)
 from avatar.trace import now
-
-if TYPE_CHECKING:
-    from avatar.llm.diffusion_lm import DiffusionLM
 
 
 @torch.no_grad()
-def decode(lm: "DiffusionLM", prompt_ids: Sequence[int] | torch.Tensor, options: DecodeOptions, *,
+def decode(lm: DecodingLM, prompt_ids: Sequence[int] | torch.Tensor, options: DecodeOptions, *,
            answer: Sequence[int] | None = None, groups: Sequence[tuple[int, int]] | None = None,
            stop_ids: Sequence[int] | None = None, cancel: CancelToken = NEVER,
            on_step: StepObserver | None = None) -> Generator[Block, None, DecodeSummary]:

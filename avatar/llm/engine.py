@@ -15,17 +15,29 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, fields, replace
-from typing import TYPE_CHECKING, Any, Callable, Generator, Sequence
+from typing import Any, Callable, Generator, Protocol, Sequence
 
 import torch
 
 from avatar.cancel import NEVER, CancelToken
 from avatar.errors import ConfigError
+from avatar.llm.forward_pass import ModelForward
 from avatar.llm.repetition import loop_cut
 from avatar.trace import now
 
-if TYPE_CHECKING:
-    from avatar.llm.diffusion_lm import DiffusionLM
+
+class DecodingLM(Protocol):
+    """What the decode loops (here and ar_engine.py) use of the model they run; DiffusionLM has it.
+    Declared here, below diffusion_lm.py, so that the loops need not import the module that drives them."""
+    model: Any
+    forward: ModelForward
+    device: torch.device
+    mask_token_id: int
+    eos_token_ids: tuple[int, ...]
+    vocab_size: int
+
+    def decode_text(self, ids: Sequence[int]) -> str: ...
+
 
 CONFIDENCES = ("prob", "margin", "entropy")
 ORDERS = ("confidence", "left_to_right", "random")
@@ -167,7 +179,7 @@ def committed_text(lm, x: torch.Tensor, groups, is_stop: torch.Tensor, start: in
         text = text[:-1]
     return ids, text, finished, repeated
 
-def decode_inputs(lm: "DiffusionLM", prompt_ids, options: DecodeOptions, answer, groups, stop_ids):
+def decode_inputs(lm: DecodingLM, prompt_ids, options: DecodeOptions, answer, groups, stop_ids):
     """What every decoder (diffusion or autoregressive) starts from: the prompt and answer as
     tensors, the groups, the ids that stop a group (and as a mask), the banned ids (the mask always), the logit bias
     and the seeded generator."""
@@ -189,7 +201,7 @@ def decode_inputs(lm: "DiffusionLM", prompt_ids, options: DecodeOptions, answer,
     gen = torch.Generator(device=device).manual_seed(options.seed)
     return prompt, x, groups, stop_ids, is_stop, banned, bias_ids, bias_values, gen
 
-def decode(lm: "DiffusionLM", prompt_ids: Sequence[int] | torch.Tensor, options: DecodeOptions, *,
+def decode(lm: DecodingLM, prompt_ids: Sequence[int] | torch.Tensor, options: DecodeOptions, *,
            answer: Sequence[int] | None = None, groups: Sequence[tuple[int, int]] | None = None,
            stop_ids: Sequence[int] | None = None, cancel: CancelToken = NEVER,
            on_step: StepObserver | None = None) -> Generator[Block, None, DecodeSummary]:

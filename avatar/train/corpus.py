@@ -14,12 +14,13 @@ recogniser's spelling in asr_style.py; this module turns them into the stream of
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 from typing import Iterator
 
 from avatar.model_contract import DAYS, DECLINE  # the wording the kiosk shares (avatar/model_contract.py)
 from avatar.train.asr_style import asr_style
+from avatar.train.example import Example
 from avatar.train.small_talk import KIOSK_TALK, chatterbot_pairs, require_small_talk, small_talk_pairs
+from avatar.train.styled import styled_examples
 from avatar.train.venues.values import Item, week_hours_text
 from avatar.train.venues.venue import Venue
 from avatar.train.venues.words import AMENITIES, CITIES, COMPANY, FIRST, LAST, MONTHS, PLACES, STREETS
@@ -42,18 +43,6 @@ UNKNOWN_TOPICS = {  # questions no synthetic venue can answer
            "When is the concert tonight?", "How do I get to the airport?", "How tall is the tower?",
            "Can I change money here?", "Where is the nearest petrol station?", "Is there a cinema here?",
            "When does the bus to the stadium leave?", "Can I get married here?", "Where can I get good ice cream?"]}
-
-
-@dataclass
-class Example:
-    lang: str
-    facts: list[str]
-    question: str
-    reply: str
-    mood: str
-    kind: str                      # fact | followup | decline | smalltalk
-    history: list[tuple[str, str]] = field(default_factory=list)
-    values: list[str] = field(default_factory=list)
 
 
 def _prompt_facts(rng: random.Random, venue: Venue, targets: list[Item], lang: str, extra: int) -> list[str]:
@@ -180,7 +169,6 @@ def examples(seed: int, held_out: bool = False, decline_share: float = DECLINE_S
     rng = random.Random(seed * 7919 + (1 if held_out else 0))
     styled = None
     if styled_share > 0:
-        from avatar.train.styled import styled_examples
         styled = styled_examples(seed, held_out, decline_share=max(decline_share, 0.2))
     while True:
         venue = Venue(2 * rng.randrange(10**8) + (1 if held_out else 0))

@@ -29,7 +29,7 @@ import random
 
 from avatar.model_contract import DECLINE
 from avatar.train.asr_style import asr_style
-from avatar.train.corpus import Example
+from avatar.train.example import Example
 from avatar.train.venues.styled_venue import Clause, Fact, StyledVenue, cap_first
 from avatar.train.venues.styled_words import RULES
 from avatar.train.venues.subjects import SUBJECTS, Subject

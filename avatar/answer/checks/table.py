@@ -10,7 +10,7 @@ pay for itself in the turn's budget is skipped (recorded) and the walk goes on.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from avatar.answer.base import Fact
 from avatar.answer.checks.answers import (answering_fact, contradicting_lead, coverage, dangling_end,
@@ -22,53 +22,16 @@ from avatar.answer.checks.lexicon import garbled_decline, unknown_pairs, unknown
 from avatar.answer.checks.relevance import check_relevance
 from avatar.answer.checks.remask import content_surfaces
 from avatar.answer.checks.schema import check_schema
-from avatar.model_contract import is_decline as declines
+from avatar.answer.checks.turn import TurnChecks as Turn
+from avatar.answer.checks.verdict import NO_DECLINE, NO_VERDICT, PASS, SPAN_PREFIX, TRACK, Mend, Verdict, is_decline
 from avatar.trace import now
-
-if TYPE_CHECKING:
-    from avatar.answer.checks.checker import _TurnChecks as Turn
-
-TRACK = "checks"
-SPAN_PREFIX = "check."  # span names the HUD and `avatar report` file under the checks budget
-NO_DECLINE = "<sorry>"  # in `banned`: the answerer closes off the decline mood for that decode
-
-
-@dataclass(frozen=True)
-class Mend:
-    """A failed check's remedy: re-decode under `ban` (added to the turn's bans); when the turn has
-    no re-decode left, snap to a fact clause (`snap` names the reason; "" never); else fall back."""
-    fallback: str                          # the fallback's reason ("kind:reason" in the report)
-    purpose: str                           # the re-decode's span purpose
-    recheck: tuple[str, ...] = ("grounding",)  # the checks its predicted cost runs again
-    ban: frozenset = frozenset()
-    same_variant: bool = False             # variant 0 again under the bans (else a fresh seed/order)
-    snap: str = ""
-    only_this_decode: bool = False         # the ban is lifted once this re-decode is done
-    reject_decline: bool = False           # a re-decode that declines again mends nothing
-    min_budget_ms: float | None = None     # the budget left is raised to at least this first
-
-
-@dataclass(frozen=True)
-class Verdict:
-    passed: bool = False
-    mend: Mend | None = None
-    fallback: str = ""              # fall back at once, for this reason
-    cand: Candidate | None = None   # go on with this candidate (a vote's winner)
-
-    @property
-    def failed(self) -> bool:
-        return self.mend is not None or bool(self.fallback)
-
-
-PASS = Verdict(passed=True)
-NO_VERDICT = Verdict()  # not run for this reply: skipped for time, not needed, not applicable
 
 
 @dataclass(frozen=True)
 class Check:
     name: str
     enabled: Callable[[Any], bool]                 # cfg.checks -> switched on
-    run: Callable[["Turn", Candidate], Verdict]    # what it tests, and what a failure does
+    run: Callable[[Turn, Candidate], Verdict]      # what it tests, and what a failure does
     tests: str = ""                                # in words
 
 
@@ -254,8 +217,3 @@ CHECKS: tuple[Check, ...] = (
           "a second decode says the same"),
     Check("schema", lambda c: bool(c.schema), schema, "a well-formed reply in words the model learned"),
 )
-
-
-def is_decline(cand: Candidate) -> bool:
-    """The sorry record, or a decline sentence the model learned under another mood (model_contract)."""
-    return declines(cand.text, cand.mood)

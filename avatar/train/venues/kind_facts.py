@@ -3,16 +3,11 @@ departures, a hotel's check-out and breakfast, a library's loans, a fair's exhib
 offices. Each adds its items to the venue, drawing from the venue's own random generator."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from avatar.train.venues.values import Item, write_price
+from avatar.train.venues.values import DrawnVenue, Item, write_price
 from avatar.train.venues.words import CITIES, COMPANY, FLOORS, MONTHS, OFFICES
 
-if TYPE_CHECKING:
-    from avatar.train.venues.venue import Venue
 
-
-def exhibitions(venue: Venue) -> None:
+def exhibitions(venue: DrawnVenue) -> None:
     rng = venue.rng
     topics = [("Licht und Schatten", "Light and Shadow"), ("Die Römer", "The Romans"), ("Moderne Kunst", "Modern Art"),
               ("Dinosaurier", "Dinosaurs"), ("Zeit der Maschinen", "Age of Machines"), ("Meere der Welt", "Oceans of the World"),
@@ -49,7 +44,7 @@ def exhibitions(venue: Venue) -> None:
                             {"de": [tour["de"]], "en": [tour["en"]]}))
 
 
-def departures(venue: Venue) -> None:
+def departures(venue: DrawnVenue) -> None:
     rng = venue.rng
     cities = rng.sample(CITIES, 6)
     venue.absent_cities = [c for c in CITIES if c not in cities]
@@ -68,7 +63,7 @@ def departures(venue: Venue) -> None:
                                 {"de": [t["de"], f"Gleis {track}"], "en": [t["en"], f"platform {track}"]}, key=city))
 
 
-def hotel(venue: Venue) -> None:
+def hotel(venue: DrawnVenue) -> None:
     rng = venue.rng
     co, b1, b2 = rng.choice([10, 11, 12]), rng.choice([6, 7]), rng.choice([10, 11])
     t = lambda h, m=0: {lang: venue.t(h, m, lang) for lang in ("de", "en")}
@@ -90,7 +85,7 @@ def hotel(venue: Venue) -> None:
              {"de": [b1_de, b2_t["de"]], "en": [b1_t["en"], b2_t["en"]]})]
 
 
-def library(venue: Venue) -> None:
+def library(venue: DrawnVenue) -> None:
     rng = venue.rng
     weeks, n = rng.choice([2, 3, 4, 6]), rng.choice([10, 20, 30, 50])
     venue.items += [
@@ -107,7 +102,7 @@ def library(venue: Venue) -> None:
              {"de": [str(n)], "en": [str(n)]})]
 
 
-def exhibitors(venue: Venue) -> None:
+def exhibitors(venue: DrawnVenue) -> None:
     rng = venue.rng
     firms = rng.sample(COMPANY, 6)
     venue.absent_firms = [c for c in COMPANY if c not in firms]
@@ -121,7 +116,7 @@ def exhibitors(venue: Venue) -> None:
                                 {"de": [f"Halle {hall}", stand], "en": [f"hall {hall}", stand]}, key=firm))
 
 
-def offices(venue: Venue) -> None:
+def offices(venue: DrawnVenue) -> None:
     rng = venue.rng
     for de, en, qde, qen in rng.sample(OFFICES, 4):
         room, floor = rng.randint(1, 4) * 100 + rng.randint(1, 40), rng.choice(FLOORS)

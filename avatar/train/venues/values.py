@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Protocol
 
 from avatar import model_contract
 from avatar.train.venues.words import SYLLABLES
@@ -19,6 +20,19 @@ class Item:
     values: dict[str, list[str]]   # strings the reply must contain to state the fact
     key: str = ""                  # for follow-ups: the day, city or amenity it is about
     mood: str = "info"
+
+
+class DrawnVenue(Protocol):
+    """What the fact writers (hours_facts.py, price_facts.py, service_facts.py, kind_facts.py) use of
+    the venue they write for: here, below them, so that they need not import venue.py, which imports them."""
+    rng: random.Random
+    kind: str
+    name: dict[str, str]
+    noun: dict[str, str]
+    price_style: int
+    items: list[Item]
+
+    def t(self, h: int, m: int, lang: str, bare: bool = False) -> str: ...
 
 
 def write_time(rng: random.Random, h: int, m: int, style: int, lang: str) -> str:
