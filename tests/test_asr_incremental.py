@@ -133,6 +133,19 @@ def test_a_word_every_agreeing_pass_is_unsure_of_is_not_confirmed_nor_any_after_
     assert la.hypothesis() == "where is the cloakroom and the toilets please"
 
 
+def test_a_word_heard_the_same_in_four_passes_in_a_row_is_confirmed_however_unsure():
+    # one unsure word ("and" at 0.3 in every pass) must not hold back the rest of a long question
+    la = LocalAgreement(first_commit_s=0.0, min_prob=0.4)
+    la.insert(with_prob(PASS_1, cloakroom=0.3), "en", 0.99, 3 * S)
+    assert [w.text for w in la.insert(with_prob(PASS_2, cloakroom=0.35), "en", 0.99, 4 * S)] == ["where", "is", "the"]
+    off = la.cut / S
+    nxt = [Word(w.text, w.start - off, w.end - off, 0.3 if w.text == "cloakroom" else 1.0)
+           for w in PASS_2 if w.start >= off]
+    assert la.insert(nxt, "en", 0.99, int(4.3 * S)) == []  # three passes: still waits
+    confirmed = la.insert(nxt, "en", 0.99, int(4.6 * S))  # the fourth
+    assert [w.text for w in confirmed][:3] == ["cloakroom", "and", "the"]
+
+
 def test_one_sure_pass_is_enough():
     la = LocalAgreement(first_commit_s=0.0, min_prob=0.4)
     la.insert(with_prob(PASS_1, cloakroom=0.9), "en", 0.99, 3 * S)

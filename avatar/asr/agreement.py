@@ -39,6 +39,8 @@ FIRST_COMMIT_PROB = 0.9  # ... and both passes' language, this sure, the same (i
 AGREE_PASSES = 2       # a word is confirmed when this many consecutive passes agree on it (and on all before it)
 FIRST_AGREE_PASSES = 2  # ... the first words of an utterance (nothing confirmed yet)
 MIN_WORD_PROB = 0.4    # ... and one of them gave it at least this probability (its tokens' mean)
+STEADY_PASSES = 4      # ... or this many consecutive passes gave it, unsure each time: Whisper keeps hearing the
+                       # same word ("and" at 0.3 in every pass); without this one such word held back the whole rest
 SIMILAR_RATIO = 0.6    # two spellings of one word (difflib ratio)
 HEAD = 160             # samples compared to tell that the audio is still the same utterance
 
@@ -88,6 +90,7 @@ class LocalAgreement:
     def reset(self) -> None:
         self.committed: list[Word] = []
         self._history: list[list[Word]] = []  # the last passes' words after the confirmed ones, oldest first
+        self._steady: list[tuple[str, int]] = []  # per pending word: its key, in how many passes in a row (with all before it)
         self.cut = 0                   # samples: the next pass transcribes audio[cut:]
         self.overlap = 0               # confirmed words after the cut
         self.lang = ""
@@ -132,10 +135,11 @@ class LocalAgreement:
             return []  # a pass that heard nothing (dropped, a loop) says nothing about the words
         if self.lang and lang != self.lang:
             # a pass in another language than the confirmed words: nothing agrees, nothing confirmed
-            self._history = []
+            self._history, self._steady = [], []
             return []
         if lang != self._last_lang:
-            self._history = []  # passes in another language do not vote with this one
+            self._history, self._steady = [], []  # passes in another language do not vote with this one
+        self._steady = _steady(self._steady, new)
         self._last_lang = lang
         heard, self._last_len = self._last_len / SAMPLE_RATE, audio_len
         first = not self.committed
@@ -149,7 +153,8 @@ class LocalAgreement:
                 # off by the end of its audio), and one at least one of them was sure enough of
                 if (any(a is None or word_key(a.text) != word_key(b.text) for a in earlier)
                         or max(b.end, earlier[-1].end) > heard - self.right_context_s
-                        or max(b.prob, *(a.prob for a in earlier)) < self.min_prob):
+                        or (max(b.prob, *(a.prob for a in earlier)) < self.min_prob
+                            and self._steady[i][1] < STEADY_PASSES)):
                     break
                 agreed += 1
         if first and (agreed < self.min_words or lang_prob < FIRST_COMMIT_PROB
@@ -161,6 +166,7 @@ class LocalAgreement:
         if confirmed:
             # every kept pass agreed on them (the voters) or is older: drop them from the votes
             self._history = [h[agreed:] if self._agrees(h, confirmed) else [] for h in self._history]
+            self._steady = self._steady[agreed:]
             if not self.lang:
                 self.lang, self.lang_prob = lang, lang_prob
             self.committed.extend(confirmed)
@@ -244,3 +250,14 @@ def match_start(overlap: list[str], head: list[str]) -> tuple[int, int]:
             best[i][j] = max(options)
     n, _, last = best[-1][-1]
     return (n, -last) if n else (0, -1)
+
+
+def _steady(before: list[tuple[str, int]], words: Sequence[Word]) -> list[tuple[str, int]]:
+    """For each word of a pass: its key and how many passes in a row had it there, with every word
+    before it the same too (a change at one place starts the count again from there on)."""
+    out: list[tuple[str, int]] = []
+    for i, w in enumerate(words):
+        key = word_key(w.text)
+        same = i < len(before) and before[i][0] == key and (i == 0 or out[i - 1][1] > 1)
+        out.append((key, before[i][1] + 1 if same else 1))
+    return out
