@@ -217,3 +217,55 @@ def test_a_follow_up_is_held_only_to_its_own_thing(pack):
     assert r.match("is there a steam room in the sauna when is it open", "en", 3).absent
     assert not r.match("is there a steam room in the sauna when is it open", "en", 3,
                        focus_from="when is it open").absent
+
+
+def test_days_and_seasons_ask_when_not_for_a_thing(pack):
+    # "weekdays", "winter" are rare enough to look like the thing asked; they ask for hours
+    match = Retriever(pack).match("is the sauna open on weekdays in winter", "en", 3)
+    assert match.facts[0].id == "sauna-zeiten"
+    assert not match.unmatched and match.answers()
+
+
+def test_a_particle_verb_is_an_everyday_word_and_its_split_particle_is_joined(tmp_path):
+    from avatar.answer.retrieval.words import SPECIFIC_ZIPF, asked_zipf
+    assert asked_zipf("abschließen", "de") >= SPECIFIC_ZIPF > asked_zipf("rutsche", "de")
+    assert asked_zipf("umkleidekabinen", "de") < SPECIFIC_ZIPF  # "um" + a rare rest: still the thing asked
+    (tmp_path / "venue.toml").write_text("""
+[venue]
+name = "Stadtbücherei"
+kind = "library"
+[[fact]]
+id = "fristen"
+topic = "rules"
+de = "Medien ausleihen: Bücher 4 Wochen, DVDs 1 Woche."
+en = "Borrowing: books 4 weeks, DVDs 1 week."
+[[fact]]
+id = "cafe"
+topic = "services"
+de = "Das Lesecafé im Erdgeschoss hat Kaffee und Kuchen."
+en = "The reading café on the ground floor has coffee and cake."
+""", encoding="utf-8")
+    match = Retriever(load_pack(tmp_path)).match("wie lange kann ich eine dvd aus leihen", "de", 2)
+    assert match.facts[0].id == "fristen" and "leihen" not in match.unmatched and match.answers()
+
+
+def _answer_with(pack, match):
+    ra = RetrievalAnswerer(pack, load())
+    ra.retriever.match = lambda *a, **k: match
+    return ra.answer("i need to print something", "en")
+
+
+def test_words_and_meaning_agreeing_answer_a_question_in_other_words(pack):
+    from avatar.answer.base import Fact
+    from avatar.answer.retrieval import Match
+    from avatar.answer.retrieval_answerer import MEANING_SURE_Z
+    fact = Fact("kiosk", "en", "Kiosk in the foyer.", "services", score=1.7)  # below min_score 2.0
+    weak = Match([fact], coverage=0.25)
+    assert _answer_with(pack, weak).mood == "sorry"  # a weak score alone: declined
+    sure = Match([fact], coverage=0.25, meaning_z=MEANING_SURE_Z + 0.5)  # meaning picks the same fact, clearly
+    assert _answer_with(pack, sure).reply == "Kiosk in the foyer."
+    # the gates still hold: a specific word the fact lacks, the thing an "is there" question asks for
+    assert _answer_with(pack, Match([fact], 0.25, ("printer",), 0.2, meaning_z=3.0)).mood == "sorry"
+    assert _answer_with(pack, Match([fact], 0.25, absent=("printer",), meaning_z=3.0)).mood == "sorry"
+    far = Match([Fact("kiosk", "en", "Kiosk in the foyer.", "services", score=0.5)], 0.25, meaning_z=3.0)
+    assert _answer_with(pack, far).mood == "sorry"  # too few shared words even so

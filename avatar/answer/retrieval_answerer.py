@@ -67,6 +67,11 @@ def _pattern(alternatives: str) -> re.Pattern:
 _SMALLTALK_RE = [(kind, _pattern(de), _pattern(en)) for kind, de, en in _SMALLTALK]
 _MIN_COVERAGE = 0.5  # share of the question's words the pack must know for a merely clear score
 _SURE_FACTOR = 2.0  # a score this many times min_score needs no coverage
+# Words and meaning pick the same fact, meaning clearly (this many standard deviations above the pack): a
+# question in the visitor's own words ("I need to print something") may then share fewer words with it and
+# score down to this share of min_score (the specific-word and "is there" gates still apply).
+MEANING_SURE_Z = 2.0
+_MEANING_SCORE_SHARE = 0.75
 _WEEKDAYS = {"de": ("Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag", "Sonntag"),
              "en": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")}
 _MONTHS = {"de": ("Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
@@ -132,9 +137,11 @@ class RetrievalAnswerer:
         """Good enough to say: a clear score, and a weak one only when the pack knows most of the
         question's words ("is the front door locked" shares only "front" with the parking fact)."""
         best = _best(match)
-        if best < self.min_score or not match.answers():
+        if not match.answers():
             return False
-        return match.coverage >= _MIN_COVERAGE or best >= _SURE_FACTOR * self.min_score
+        if best >= self.min_score and (match.coverage >= _MIN_COVERAGE or best >= _SURE_FACTOR * self.min_score):
+            return True
+        return match.meaning_z >= MEANING_SURE_Z and best >= _MEANING_SCORE_SHARE * self.min_score
 
     def _reply(self, kind: str, lang: str, t0: float, facts=(), checks=None) -> Answer:
         if kind == "clock":

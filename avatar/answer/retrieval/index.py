@@ -12,7 +12,7 @@ from datetime import date
 
 from avatar.answer.base import Fact
 from avatar.answer.knowledge import KnowledgePack
-from avatar.answer.retrieval.words import STOPWORDS, _trigrams, analyze
+from avatar.answer.retrieval.words import PARTICLES_DE, STOPWORDS, _trigrams, analyze
 from avatar.answer.text import words
 
 RENDERED_HOURS = ("hours-today", "hours-week", "hours-special")
@@ -170,7 +170,9 @@ def _join_split_compounds(question: str, lang: str, index: _Index) -> str:
     while i < len(tokens):
         a = tokens[i]
         b = tokens[i + 1] if i + 1 < len(tokens) else ""
-        if len(a) >= 3 and len(b) >= 3 and a not in stop and b not in stop and not (a + b).isdigit():
+        # a particle split off its verb ("aus leihen") is a stopword alone, not in the join
+        particle = lang == "de" and a in PARTICLES_DE
+        if (particle or (len(a) >= 3 and a not in stop)) and len(b) >= 3 and b not in stop and not (a + b).isdigit():
             stems = analyze(a + b, lang)
             if stems and stems[0] in index.postings:
                 out.append(a + b)

@@ -18,7 +18,7 @@ from avatar.answer.retrieval import semantic
 from avatar.answer.retrieval.index import (RENDERED_HOURS, _Index, _join_split_compounds, _vocabulary_matches,
                                            build_index)
 from avatar.answer.retrieval.words import (_CUE_TERMS, _TODAY_WORDS, _TOPIC_CUES, SPECIFIC_ZIPF, STOPWORDS,
-                                           _everyday_zipf, _venue_compound, analyze, holds_part)
+                                           _everyday_zipf, _venue_compound, analyze, asked_zipf, holds_part)
 from avatar.answer.text import words
 from avatar.answer.thesaurus import siblings
 
@@ -46,6 +46,9 @@ class Match:
     # The words of the thing a "gibt es / is there" question asks for that the best fact lacks ("steam"
     # of "is there a steam room in the sauna"): the fact does not say there is one.
     absent: tuple[str, ...] = ()
+    # What meaning says of the best fact: how many standard deviations above the pack its similarity to the
+    # question lies, when it is also the fact meaning alone would pick (else 0.0; no semantic scorer: 0.0)
+    meaning_z: float = 0.0
 
     def answers(self) -> bool:
         """The best fact can answer: it holds every specific word the question asks about, or most of
@@ -113,9 +116,9 @@ class Retriever:
                     # The rendered opening hours answer a plain "when are you open" (no subject named).
                     general = fact.id in RENDERED_HOURS and not has_subject
                     scores[doc] *= 1.0 + (_HOURS_BOOST if general else _CUE_BOOST)
-        order = self._with_meaning(scores, f"{context} {question}".strip(), lang, index)
+        order, z = self._with_meaning(scores, f"{context} {question}".strip(), lang, index)
         best = [(doc, score) for doc, score in sorted(order.items(), key=lambda item: (-item[1], item[0]))[:k] if score > 0]
-        unmatched, fact_coverage, absent = (), 1.0, ()
+        unmatched, fact_coverage, absent, meaning_z = (), 1.0, (), 0.0
         if best:
             asked = self._asked_words(question, lang, index)
             held = [self._held(asked, index.doc_terms[doc]) for doc, _ in best]
@@ -132,25 +135,28 @@ class Retriever:
             unmatched, fact_coverage = held[0]
             focus = asked_focus(question if focus_from is None else focus_from, lang)
             absent = self._absent(asked, focus, index.doc_terms[best[0][0]])
+            if z is not None and int(z.argmax()) == best[0][0]:
+                meaning_z = float(z[best[0][0]])
         return Match([replace(index.facts[doc], score=round(scores.get(doc, 0.0), 4)) for doc, _ in best], coverage,
-                     unmatched, round(fact_coverage, 3), absent)
+                     unmatched, round(fact_coverage, 3), absent, round(meaning_z, 2))
 
-    def _with_meaning(self, scores: dict[int, float], question: str, lang: str, index: _Index) -> dict[int, float]:
-        """The order of the facts: word scores, moved by meaning when a semantic scorer is there."""
+    def _with_meaning(self, scores: dict[int, float], question: str, lang: str, index: _Index):
+        """The order of the facts: word scores, moved by meaning when a semantic scorer is there; and
+        each fact's similarity to the question in standard deviations over the pack (or None)."""
         if not scores or not self._semantic_for(index):
-            return scores
+            return scores, None
         try:
             sims = self.semantic.similarities(question, index.facts, self._keywords(lang))
         except (ValueError, RuntimeError, OSError) as exc:  # a broken engine costs the order, not the turn
             log.warning("semantic retrieval failed for one question, words alone decide: %s", exc)
-            return scores
+            return scores, None
         if sims is None:  # the pack's vectors are still being made (the kiosk's first seconds)
-            return scores
+            return scores, None
         z = (sims - sims.mean()) / (float(sims.std()) or 1.0)
         lift = self.semantic_weight * max(scores.values())
         # Every fact may rise by meaning, except today's hours, which only a question about today gets.
         return {doc: scores.get(doc, 0.0) + lift * float(z[doc]) for doc in range(len(index.facts))
-                if doc != index.today_doc or doc in scores}
+                if doc != index.today_doc or doc in scores}, z
 
     def _semantic_for(self, index: _Index) -> bool:
         return (self.semantic is not None and self.semantic_weight > 0
@@ -182,7 +188,7 @@ class Retriever:
             found = {t for t, _ in _vocabulary_matches(stems[0], index) if _stands_for(stems[0], t, lang)}
             found |= {t for sib in siblings(w) for t in analyze(sib, lang) if t in index.postings}
             weight = max((index.idf(t) for t in found), default=math.log(1.0 + len(index.facts)))
-            zipf = _everyday_zipf(w, lang)
+            zipf = asked_zipf(w, lang)
             # A word neither the pack nor everyday language knows ("kombo") is more likely misheard or
             # misspelt than the name of what is asked: it cannot tell whether a fact answers.
             specific = len(w) > 2 and zipf < SPECIFIC_ZIPF and (bool(found) or zipf > 0)

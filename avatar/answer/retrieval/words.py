@@ -35,9 +35,23 @@ STOPWORDS = {
     """.split()),
 }
 
+# Days, parts of the day and seasons say *when* something is asked about ("is the café open on weekdays in
+# winter", "habt ihr am Wochenende offen"): they ask for hours, not for a thing the pack must name. (Not
+# "may", "march", "fall", "spring": in a question they are more often something else.)
+_CALENDAR = frozenset("""
+    montag dienstag mittwoch donnerstag freitag samstag sonnabend sonntag montags dienstags mittwochs donnerstags
+    freitags samstags sonntags wochenende wochenenden werktag werktage werktags wochentag wochentage wochentags
+    feiertag feiertage feiertags morgens vormittags mittags nachmittags abends nachts
+    frühling sommer herbst winter sommerferien
+    januar februar märz april mai juni juli august september oktober november dezember
+    monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays saturdays
+    sundays weekend weekends weekday weekdays holiday holidays mornings afternoons evenings tonight
+    summer autumn winter january february april june july august september october november december
+""".split())
 # Question words that say which kind of fact is wanted; they lift facts of that topic a little.
 _TOPIC_CUES = {
-    "hours": frozenset("wann geöffnet offen öffnungszeiten schließt uhr when open opening hours close closes closing time".split()),
+    "hours": frozenset("wann geöffnet offen öffnungszeiten schließt uhr when open opening hours close closes closing time".split())
+    | _CALENDAR,
     "prices": frozenset("kostet kosten preis preise teuer euro eintritt much cost costs price prices expensive euros fee".split()),
     "rooms": frozenset("wo wohin stock etage geschoss where floor".split()),
     "directions": frozenset("wo wohin komme hinkommen weg where way get".split()),
@@ -102,6 +116,25 @@ def _everyday_zipf(word: str, lang: str) -> float:
     except ImportError:  # no frequency list: every word counts as everyday, the gate stays open
         return 9.0
     return zipf_frequency(word, lang, wordlist="small")
+
+
+# German separable particles: "abschließen", "ausleihen", "zurückgeben" are everyday verbs made of a particle
+# and an everyday verb, however rare the whole word is in the frequency list.
+PARTICLES_DE = ("ab", "an", "auf", "aus", "bei", "ein", "fest", "her", "hin", "los", "mit", "nach", "vor", "weg",
+                "zu", "zurück", "zusammen", "um", "heraus", "herein", "raus", "rein", "hoch", "runter", "durch")
+
+
+def asked_zipf(word: str, lang: str) -> float:
+    """How common an asked word is, for telling the thing asked about from everyday words: a German
+    particle verb in the infinitive counts as common as its verb ("abschließen" as "schließen")."""
+    zipf = _everyday_zipf(word, lang)
+    if lang != "de" or not word.endswith("en"):
+        return zipf
+    for particle in PARTICLES_DE:
+        rest = word[len(particle):]
+        if word.startswith(particle) and len(rest) >= 4:
+            zipf = max(zipf, _everyday_zipf(rest, lang))
+    return zipf
 
 
 def _trigrams(term: str) -> frozenset[str]:
