@@ -192,6 +192,11 @@ def test_a_common_piece_of_an_asked_compound_does_not_answer_it():
     ("wo sind die toiletten", "de", ()),  # not an existence question
     ("wann hat die sauna am samstag auf", "de", ()),
     ("Gibt es eine Bar? Brauche ich dafür ein Ticket?", "de", ("bar",)),  # a follow-up read with its question
+    ("Does the café have vegan cake?", "en", ("vegan", "cake")),  # having and getting a thing ask for it too
+    ("can i borrow a laptop", "en", ("laptop",)),
+    ("Kann ich bei euch ein Tablet ausleihen?", "de", ("tablet",)),  # the verb comes last
+    ("can i get there by bus", "en", ()),
+    ("Das Buch habt ihr nicht, könnt ihr es besorgen?", "de", ()),  # "nicht": no thing named
 ])
 def test_the_thing_an_existence_question_asks_for(question, lang, focus):
     from avatar.answer.asked import asked_focus

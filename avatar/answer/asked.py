@@ -66,9 +66,18 @@ _INDEFINITE = {"de": frozenset("ein eine einen einem einer eines kein keine kein
 # Words that end the thing asked about: prepositions and the like ("a steam room | in the sauna").
 _FOCUS_END = {"de": frozenset("im in am an auf aus bei beim mit nach von vom zu zum zur für um über unter vor bis "
                               "hier da dort auch noch schon heute morgen irgendwo wo wann und oder wenn "
-                              "ich du er sie es wir ihr man mein meine dein deine".split()),
+                              "ich du er sie es wir ihr man mein meine dein deine nicht kann könnt können darf "
+                              "muss ist sind".split()),
               "en": frozenset("in at on for near by with to from inside outside around nearby here there today "
-                              "tomorrow and or where when that which if i you we they he she it my your".split())}
+                              "tomorrow and or where when that which if i you we they he she it my your not can "
+                              "could is are do does".split())}
+# "Does the café have vegan cake?", "can I borrow a laptop?", "kann ich ein Tablet ausleihen?": asking to
+# have or get a thing asks whether the venue has it, too.
+_HAVE_EN = re.compile(r"^(?:\w+ )?(?:does|do) (?:the |your |this |that )?(?:\w+ ){1,2}have ")
+_GET_EN = re.compile(r"^(?:\w+ )?(?:can|could|may) (?:i|we) (?:also )?(?:borrow|rent|hire|buy|get) ")
+_GET_DE_START = frozenset("kann können darf dürfen".split())
+_GET_DE_WHO = frozenset("ich man wir".split())
+_GET_DE_VERBS = frozenset("ausleihen leihen ausborgen borgen mieten kaufen bekommen kriegen".split())
 # Nouns that hold no thing of their own ("is there a place to charge my car", "gibt es eine Möglichkeit"):
 # what follows them says what is asked, and it is not the focus.
 _FOCUS_MAX = 3  # "ein barrierefreies WC", "a family changing room"; a longer run has left the thing
@@ -84,17 +93,9 @@ def asked_focus(question: str, lang: str) -> tuple[str, ...]:
     sauna" -> ("steam", "room"); "gibt es im Lehrschwimmbecken eine Rutsche" -> ("rutsche",). Empty for
     any other question, and when the thing is only "a place", "etwas" (what comes after says it)."""
     ws = words(re.split(r"[?.!]", question, maxsplit=1)[0])  # its first sentence
-    start = None
-    for trigger in _EXISTS.get(lang, ()):
-        t = trigger.split()
-        # "is there", "hey is there", "entschuldigung gibt es": the trigger opens the question
-        at = next((i for i in range(min(3, len(ws))) if ws[i:i + len(t)] == t), None)
-        if at is not None:
-            start = at + len(t)
-            break
-    if start is None:
+    rest = _after_trigger(ws, lang)
+    if rest is None:
         return ()
-    rest = ws[start:]
     articles = _INDEFINITE.get(lang, frozenset())
     # German puts a place before the thing ("gibt es im Bad eine Rutsche"): the thing follows its article.
     if lang == "de" and any(w in articles for w in rest):
@@ -112,3 +113,22 @@ def asked_focus(question: str, lang: str) -> tuple[str, ...]:
         return ()
     # "free wifi", "kostenloses WLAN": the kind of value asked is not the thing
     return tuple(w for w in focus if w not in _VALUE_WORDS)
+
+
+def _after_trigger(ws: list[str], lang: str) -> list[str] | None:
+    """The words after what makes a question ask for a thing ("is there", "gibt es", "does the café
+    have", "can I borrow"); None when it does not."""
+    for trigger in _EXISTS.get(lang, ()):
+        t = trigger.split()
+        # "is there", "hey is there", "entschuldigung gibt es": the trigger opens the question
+        at = next((i for i in range(min(3, len(ws))) if ws[i:i + len(t)] == t), None)
+        if at is not None:
+            return ws[at + len(t):]
+    text = " ".join(ws) + " "
+    if lang == "en":
+        m = _HAVE_EN.match(text) or _GET_EN.match(text)
+        return ws[len(m.group(0).split()):] if m else None
+    if (lang == "de" and len(ws) >= 4 and ws[0] in _GET_DE_START and ws[1] in _GET_DE_WHO
+            and ws[-1] in _GET_DE_VERBS):
+        return ws[2:-1]  # "kann ich | hier ein Tablet | ausleihen": the verb comes last
+    return None
