@@ -6,6 +6,8 @@ very same ones.
 - the weekday names and the opening-hours sentences (a pack's [hours] rendered as the training
   venues' hours facts were),
 - the decline phrases the model learned to say when the facts do not answer,
+- the kinds of venue the training venues were (their hours sentences name them: "die Messe ist ...
+  geöffnet"; a reply naming one the venue is not has said a training template, not the pack),
 - the checks tables: the words, adjacent word pairs and decline words of the training corpus, written
   once into the model folder at ship time (avatar/train/ship.py) and read here at run time.
 
@@ -24,6 +26,34 @@ from pathlib import Path
 from typing import Sequence
 
 log = logging.getLogger(__name__)
+
+# --- the training venues' kinds -----------------------------------------------------------------
+KINDS = {  # kind: (German noun with article, gender for "im/in der", English noun)
+    "museum": ("das Museum", "n", "the museum"), "station": ("der Bahnhof", "m", "the station"),
+    "hotel": ("das Hotel", "n", "the hotel"), "library": ("die Bibliothek", "f", "the library"),
+    "fair": ("die Messe", "f", "the fair"), "townhall": ("das Rathaus", "n", "the town hall"),
+}
+
+
+def foreign_kinds(text: str, lang: str, known: str) -> list[str]:
+    """The training venues' kind nouns that `text` says and `known` (the facts, the question, the
+    venue's own name and kind) does not: "Am Samstag ist die Messe geöffnet" at a botanical garden.
+    German nouns count inside compounds ("Buchmesse"); English ones as whole words."""
+    import re
+
+    said, held = text.lower(), known.lower()
+    out = []
+    for de, _, en in KINDS.values():
+        noun = (de.split(" ", 1)[1] if lang == "de" else en.split(" ", 1)[1]).lower()
+        if lang == "de":
+            found = noun in said and noun not in held
+        else:
+            pattern = rf"\b{re.escape(noun)}\b"
+            found = re.search(pattern, said) is not None and re.search(pattern, held) is None
+        if found:
+            out.append(noun)
+    return out
+
 
 # --- the reply record ------------------------------------------------------------------------------
 SPECIAL_TOKENS = ["<pad>", "<unk>", "<bos>", "<eos>", "<mask>", "<sep>", "<fact>", "<de>", "<en>",

@@ -109,6 +109,32 @@ def test_a_reply_that_stops_on_a_preposition_is_not_said():
     assert not dangling_end("The entrance is on the left.", "en")
 
 
+def _said(reply, question, facts, keywords_of=None):
+    clock = Clock()
+    dec = lambda variant, banned: (clock.__setattr__("t", clock.t + 0.01) or
+                                   Candidate(reply, "en", "info", decode_info={"variant": variant}))
+    return check_and_choose(question, "en", facts, dec, cfg(), budget_ms=100, tracer=Tracer(),
+                            predictor=predictor(), clock=clock, keywords_of=keywords_of)
+
+
+def test_a_reply_naming_a_kind_of_venue_this_is_not_is_not_said():
+    hours = Fact("hours", "en", "Open Tue to Sun 9 am to 6 pm.", "hours", 5.0)
+    out = _said("The hotel is open Tue to Sun 9 am to 6 pm.", "when are you open", [hours])
+    assert out.reply != "The hotel is open Tue to Sun 9 am to 6 pm."
+    assert "names a kind of venue this is not: hotel" in out.checks.schema_problems
+    # at a hotel (its kind among the facts' keywords) the same reply is said
+    out = _said("The hotel is open Tue to Sun 9 am to 6 pm.", "when are you open", [hours],
+                keywords_of=lambda f: "hotel Parkhotel")
+    assert out.reply == "The hotel is open Tue to Sun 9 am to 6 pm." and not out.fallback_used
+
+
+def test_one_word_is_no_answer_to_a_venue_question():
+    out = _said("Today.", "where can i lock my things away", [WC])
+    assert out.reply != "Today." and "one word is no answer to a question" in out.checks.schema_problems
+    out = _said("Today.", "where can i lock my things away", [])  # nothing retrieved: still a real question
+    assert out.reply != "Today."
+
+
 def test_asked_kind_and_coverage():
     assert asked_kind("wann hat das café offen", "de") == "time"
     assert asked_kind("how much is parking", "en") == "price"

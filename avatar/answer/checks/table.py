@@ -9,6 +9,7 @@ pay for itself in the turn's budget is skipped (recorded) and the walk goes on.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -24,6 +25,7 @@ from avatar.answer.checks.remask import content_surfaces
 from avatar.answer.checks.schema import check_schema
 from avatar.answer.checks.turn import TurnChecks as Turn
 from avatar.answer.checks.verdict import NO_DECLINE, NO_VERDICT, PASS, SPAN_PREFIX, TRACK, Mend, Verdict, is_decline
+from avatar.model_contract import foreign_kinds
 from avatar.trace import now
 
 
@@ -169,7 +171,9 @@ def schema(t: Turn, cand: Candidate) -> Verdict:
     with t.tracer.span(SPAN_PREFIX + "schema", turn=t.turn, track=TRACK, variant=cand.variant) as span:
         s = check_schema(cand, t.lang, tuple(c.moods), c.max_reply_chars, c.max_reply_words)
         if c.lexicon and not cand.decode_info.get("snapped"):  # glued pieces ("exhibitionoth") are not a reply
-            problems = form_problems(cand, t.lang, t.facts, t.question, bool(getattr(c, "word_pairs", False)))
+            venue = " ".join(t.keywords_of(f) for f in t.facts) if t.keywords_of else ""
+            problems = form_problems(cand, t.lang, t.facts, t.question, bool(getattr(c, "word_pairs", False)),
+                                     venue)
             if problems:
                 s.ok = False
                 s.problems.extend(problems)
@@ -185,8 +189,10 @@ def schema(t: Turn, cand: Candidate) -> Verdict:
     return Verdict(mend=Mend("schema", "redecode_schema", ("grounding", "schema"), snap="schema"))
 
 
-def form_problems(cand: Candidate, lang: str, facts: list[Fact], question: str, word_pairs: bool) -> list[str]:
-    """What is wrong with the reply's words (the lexicon part of the schema check)."""
+def form_problems(cand: Candidate, lang: str, facts: list[Fact], question: str, word_pairs: bool,
+                  venue: str = "") -> list[str]:
+    """What is wrong with the reply's words (the lexicon part of the schema check). `venue`: the facts'
+    keywords with the venue's own name and kind."""
     problems = []
     context = [f.text for f in facts] + [question]
     unknown = unknown_words(cand.text, context)
@@ -201,7 +207,17 @@ def form_problems(cand: Candidate, lang: str, facts: list[Fact], question: str, 
         problems.append("its yes or no contradicts what follows")
     if cand.mood == "sorry" and garbled_decline(cand.text, lang):
         problems.append("a decline in words the model never learned for one")
+    foreign = foreign_kinds(cand.text, lang, " ".join(context) + " " + venue)
+    if foreign:  # "die Messe ist ... geöffnet" at a zoo: a training venue's sentence, not this venue's
+        problems.append("names a kind of venue this is not: " + ", ".join(foreign))
+    # "Today", "Hauptwege": one word answers no question about the venue (a greeting's "Gerne!" may be short)
+    asks = bool(facts) or len(_CONTENT_WORD.findall(question)) >= 4
+    if asks and cand.mood != "sorry" and len(_CONTENT_WORD.findall(cand.text)) < 2:
+        problems.append("one word is no answer to a question")
     return problems
+
+
+_CONTENT_WORD = re.compile(r"[^\W_]+")
 
 
 # --- the table, in the order of value: grounding (and relevance, source: the values are about what

@@ -2,15 +2,12 @@
 firms, floors, spots, amenities, cities, offices, streets."""
 from __future__ import annotations
 
+from avatar.model_contract import KINDS  # noqa: F401  (the kinds the model learned; the kiosk's checks know them too)
+
 MONTHS = {"de": ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September",
                  "Oktober", "November", "Dezember"],
           "en": ["January", "February", "March", "April", "May", "June", "July", "August",
                  "September", "October", "November", "December"]}
-KINDS = {  # kind: (German noun with article, gender for "im/in der", English noun)
-    "museum": ("das Museum", "n", "the museum"), "station": ("der Bahnhof", "m", "the station"),
-    "hotel": ("das Hotel", "n", "the hotel"), "library": ("die Bibliothek", "f", "the library"),
-    "fair": ("die Messe", "f", "the fair"), "townhall": ("das Rathaus", "n", "the town hall"),
-}
 KIND_NAMES = {"museum": (["Stadtmuseum", "Kunstmuseum", "Museum für Technik", "Naturkundemuseum", "Heimatmuseum"],
                          ["City Museum", "Art Museum", "Museum of Technology", "Natural History Museum", "Local History Museum"]),
               "station": (["Hauptbahnhof", "Bahnhof", "Südbahnhof"], ["Central Station", "Station", "South Station"]),
