@@ -86,8 +86,12 @@ def test_a_decline_stands_only_where_retrieval_declines_too(model_dir, monkeypat
     assert answered.source == "fallback" and "Untergeschoss" in answered.reply
     kept = a.answer("Wie wird das Wetter morgen?", "de")  # the pack does not: both decline
     assert kept.reply == "Das weiß ich leider nicht." and kept.source == "diffusion"
-    # the default: the model's decline stands
-    assert answerer(model_dir).answer("Wo ist die Garderobe?", "de").reply == "Das weiß ich leider nicht."
+    # the default since 2026-12-01 is the same; with "model" the model's decline stands
+    assert answerer(model_dir).answer("Wo ist die Garderobe?", "de").source == "fallback"
+    cfg = config.load(None, [f"llm.model={model_dir}", "llm.threads=1", "llm.gen_length=24",
+                             "checks.decline_follows=model"])
+    assert DiffusionAnswerer(cfg, load_knowledge(cfg), Tracer()).answer("Wo ist die Garderobe?", "de").reply \
+        == "Das weiß ich leider nicht."
 
 
 def test_a_learned_decline_under_another_mood_also_follows_retrieval(model_dir, monkeypatch):
