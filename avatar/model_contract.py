@@ -20,6 +20,7 @@ import gzip
 import json
 import logging
 import os
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -39,8 +40,6 @@ def foreign_kinds(text: str, lang: str, known: str) -> list[str]:
     """The training venues' kind nouns that `text` says and `known` (the facts, the question, the
     venue's own name and kind) does not: "Am Samstag ist die Messe geöffnet" at a botanical garden.
     German nouns count inside compounds ("Buchmesse"); English ones as whole words."""
-    import re
-
     said, held = text.lower(), known.lower()
     out = []
     for de, _, en in KINDS.values():
