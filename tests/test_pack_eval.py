@@ -61,6 +61,10 @@ def test_normalised_matching_of_times_prices_and_dashes():
     assert pack_eval.says("Mo–Sa 9–20 Uhr", "9-20") and not pack_eval.says("19 €", "9 €")
     assert pack_eval.says("Ebene 2", [["Ebene 2", "level 2"]][0])
     assert pack_eval.says("day ticket 16.00 €", "16") and not pack_eval.says("16.50 €", "16")  # .00 is the whole amount
+    # a label's colon is punctuation ("at Gate B: open on match days"), a time's is not
+    assert pack_eval.says("Fan shop at Gate B: open on match days", "Gate B")
+    assert pack_eval.says("Lifte: tägl. 8:30–16:00", "Lifte") and pack_eval.says("Lifte: tägl. 8:30–16:00", "8:30")
+    assert not pack_eval.says("ab 18:30 Uhr", "18 Uhr")
 
 
 def test_scoring_outcomes():

@@ -97,6 +97,7 @@ def normalise(text: str) -> str:
     t = re.sub(r"[–—]", "-", t)
     t = re.sub(r"[^\w:.€/+%@-]+", " ", t)
     t = re.sub(r"(?<!\d)\.|\.(?!\d)", " ", t)  # full stops, not decimal points
+    t = re.sub(r"(?<!\d):|:(?!\d)", " ", t)  # a label's colon ("Gate B: open"), not a time's
     t = t.replace("-", " - ").replace("€", " € ")
     return " " + " ".join(t.split()) + " "
 
