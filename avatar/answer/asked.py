@@ -27,7 +27,7 @@ _YES_NO = {"de": ("gibt es", "gibts", "darf", "dürfen", "kann", "können", "ist
                   "must")}
 _TIME = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s*(?:uhr|h|am|pm)\b|\b\d{1,2}\s*[–-]\s*\d{1,2}\s*(?:uhr|h)?\b|"
                    r"geschlossen|closed|täglich|daily|rund um die uhr|24/7|24 h", re.IGNORECASE)
-_PRICE = re.compile(r"€|\beuros?\b|\beur\b|kostenlos|kostenfrei|gratis|umsonst|\bfrei(?:e|en|er|es)?\b|free|no charge|\bct\b|cent",
+_PRICE = re.compile(r"€|\beuros?\b|\beur\b|kostenlos|kostenfrei|gratis|umsonst|\bfrei(?:e|en|er|es)?\b|(?<![-\w])free\b|no charge|\bct\b|cent",
                     re.IGNORECASE)
 
 
@@ -53,8 +53,6 @@ def holds_kind(text: str, kind: str) -> bool:
     return True
 
 
-
-
 # "Is there a steam room?", "gibt es eine Rutsche?", "do you have lockers?": the visitor asks whether the
 # venue has a thing. The pack must name that thing itself; a fact about the sauna does not say that there
 # is a steam room, however many of the question's other words it holds.
@@ -68,16 +66,24 @@ _FOCUS_END = {"de": frozenset("im in am an auf aus bei beim mit nach von vom zu 
                               "hier da dort auch noch schon heute morgen irgendwo wo wann und oder wenn "
                               "ich du er sie es wir ihr man mein meine dein deine nicht kann könnt können darf "
                               "muss ist sind".split()),
-              "en": frozenset("in at on for near by with to from inside outside around nearby here there today "
+              "en": frozenset("in into onto at on for near by with to from inside outside around nearby here there today "
                               "tomorrow and or where when that which if i you we they he she it my your not can "
                               "could is are do does".split())}
 # "Does the café have vegan cake?", "can I borrow a laptop?", "kann ich ein Tablet ausleihen?": asking to
 # have or get a thing asks whether the venue has it, too.
-_HAVE_EN = re.compile(r"^(?:\w+ )?(?:does|do) (?:the |your |this |that )?(?:\w+ ){1,2}have ")
+_HAVE_EN = re.compile(r"^(?:\w+ )?(?:does|do) (?:the |your |this |that )?(?:\w+ ){1,2}(?:have|do|serve|sell|offer) ")
 _GET_EN = re.compile(r"^(?:\w+ )?(?:can|could|may) (?:i|we) (?:also )?(?:borrow|rent|hire|buy|get) ")
 _GET_DE_START = frozenset("kann können darf dürfen".split())
 _GET_DE_WHO = frozenset("ich man wir".split())
 _GET_DE_VERBS = frozenset("ausleihen leihen ausborgen borgen mieten kaufen bekommen kriegen".split())
+# "Can I bring my dog?", "darf ich meinen Hund mitnehmen?", "are dogs allowed?": asking whether a thing is
+# allowed asks about that thing, too; a fact about food in the screens does not say that dogs may come.
+_BRING_EN = re.compile(r"^(?:\w+ )?(?:can|could|may) (?:i|we) (?:also )?(?:bring|take) ")
+_ALLOWED_EN = re.compile(r"^(?:are|is) (?:\w+ ){1,3}(?:allowed|permitted)\b")
+_BRING_DE_VERBS = frozenset("mitbringen mitnehmen reinnehmen mitführen bringen nehmen".split())  # "mit rein nehmen"
+_ALLOWED_DE = frozenset("erlaubt gestattet".split())
+_OWNER_WORDS = {"de": frozenset("mein meine meinen meinem unser unsere unseren unserem den die das dem".split()),
+                "en": frozenset("my our the".split())}
 # Nouns that hold no thing of their own ("is there a place to charge my car", "gibt es eine Möglichkeit"):
 # what follows them says what is asked, and it is not the focus.
 _FOCUS_MAX = 3  # "ein barrierefreies WC", "a family changing room"; a longer run has left the thing
@@ -115,6 +121,15 @@ def asked_focus(question: str, lang: str) -> tuple[str, ...]:
     return tuple(w for w in focus if w not in _VALUE_WORDS)
 
 
+def _owned(rest: list[str], lang: str) -> list[str]:
+    """What is brought, without the owner's words before it ("my dog", "meinen Hund")."""
+    owners = _OWNER_WORDS.get(lang, frozenset())
+    i = 0
+    while i < len(rest) and rest[i] in owners:
+        i += 1
+    return rest[i:]
+
+
 def _after_trigger(ws: list[str], lang: str) -> list[str] | None:
     """The words after what makes a question ask for a thing ("is there", "gibt es", "does the café
     have", "can I borrow"); None when it does not."""
@@ -126,9 +141,78 @@ def _after_trigger(ws: list[str], lang: str) -> list[str] | None:
             return ws[at + len(t):]
     text = " ".join(ws) + " "
     if lang == "en":
-        m = _HAVE_EN.match(text) or _GET_EN.match(text)
-        return ws[len(m.group(0).split()):] if m else None
+        m = _HAVE_EN.match(text) or _GET_EN.match(text) or _BRING_EN.match(text)
+        if m:
+            return _owned(ws[len(m.group(0).split()):], lang)
+        if _ALLOWED_EN.match(text):
+            return ws[1:next(i for i, w in enumerate(ws) if w in ("allowed", "permitted"))]
+        return None
+    if lang == "de" and len(ws) >= 3 and ws[0] in ("sind", "ist") and ws[-1] in _ALLOWED_DE:
+        return ws[1:-1]  # "sind | Hunde | erlaubt"
+    if (lang == "de" and len(ws) >= 4 and ws[0] in _GET_DE_START and ws[1] in _GET_DE_WHO
+            and ws[-1] in _BRING_DE_VERBS):
+        return _owned(ws[2:-1], lang)  # "darf ich | meinen Hund | mitnehmen"
     if (lang == "de" and len(ws) >= 4 and ws[0] in _GET_DE_START and ws[1] in _GET_DE_WHO
             and ws[-1] in _GET_DE_VERBS):
         return ws[2:-1]  # "kann ich | hier ein Tablet | ausleihen": the verb comes last
     return None
+
+
+# --- the value a question asks for, and whether a fact holds it ------------------------------------------
+# "What's the phone number of the pharmacy?" at a pack whose pharmacy fact gives only its floor, "wie warm
+# ist es im Tropenhaus?" where the glasshouse fact gives only its hours: the fact is about the thing asked,
+# but it does not hold the value asked for, so it does not answer (it would be said as if it did).
+_VALUE_CUES = {
+    "phone": ("telefonnummer", "rufnummer", "nummer", "anrufen", "phone number", "telephone number", "number to call",
+              "call you", "call the", "ring you"),
+    "email": ("e mail", "email", "mail", "mailadresse", "e mail adresse", "email address"),
+    "temperature": ("wie warm", "wie kalt", "temperatur", "wie heiß", "grad", "how warm", "how cold", "how hot",
+                    "temperature", "degrees"),
+}
+_VALUE_PATTERNS = {
+    "phone": re.compile(r"\+?\d[\d /()-]{5,}\d"),
+    "email": re.compile(r"@|\bwww\.|\.\w{2,3}\b/"),
+    "temperature": re.compile(r"°|\bgrad\b|\bdegrees?\b", re.IGNORECASE),
+}
+
+
+_PRICE_ASKED = ("kostet", "kosten", "preis", "preise", "gebühr", "gebühren", "teuer", "how much is", "how much are",
+                "how much does", "how much do", "cost", "costs", "price", "prices", "fee", "fees")
+
+
+# "Is the dentist open on Saturday?" at a mall whose dentist fact gives only the floor: an opening-time
+# question needs a time (or "closed", "daily") in the fact; "how long" questions are left out (durations).
+_OPEN_STARTS = frozenset("hat habt haben macht machen wann bis ab ist sind".split())
+_OPEN_ASKED = ("offen", "geöffnet", "öffnet", "schließt", "öffnungszeiten", "open", "opens", "close", "closes",
+               "opening hours")
+_OPEN_HELD = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s*(?:uhr|h|am|pm|noon)\b|\b\d{1,2}\s*[–-]\s*\d{1,2}\b|"
+                        r"geschlossen|geschl|closed|ruhetag|täglich|daily|rund um die uhr|24/7|24 h|24 std", re.IGNORECASE)
+
+
+def asked_value(question: str) -> str:
+    """'phone' | 'email' | 'temperature' | 'price' | 'hours' when the question asks for that value, else ''. Only the
+    words that ask for an amount count as price cues: "can I pay by card" asks how, not how much."""
+    text = " " + " ".join(words(question)) + " "
+    for kind, cues in _VALUE_CUES.items():
+        if any(f" {c} " in text for c in cues):
+            return kind
+    if any(f" {c} " in text for c in _PRICE_ASKED):
+        return "price"
+    ws = text.split()
+    # "hat der Zahnarzt am Samstag auf", "wann macht ihr auf": "auf" ends a question about opening, but
+    # "wie lange hebt ihr Fundsachen auf" asks how long
+    opening = bool(ws) and ws[-1] == "auf" and ws[0] in _OPEN_STARTS
+    if opening or any(f" {c} " in text for c in _OPEN_ASKED):
+        return "hours"
+    return ""
+
+
+def holds_value(text: str, kind: str) -> bool:
+    """The text holds a value of that kind (a phone number, an e-mail address, a temperature, a price or
+    "free", an opening time or "closed")."""
+    if kind == "price":
+        return holds_kind(text, kind)
+    if kind == "hours":
+        return bool(_OPEN_HELD.search(text))
+    pattern = _VALUE_PATTERNS.get(kind)
+    return pattern is None or bool(pattern.search(text))

@@ -13,6 +13,7 @@ GROUPS = [
     "wickeln wickelraum wickeltisch wickelraums windel windeln baby babys säugling stillraum stillen "
     "diaper diapers nappy nappies changing baby-changing breastfeeding nursing",
     "schließfach schließfächer spind spinde gepäck gepäckaufbewahrung tasche taschen rucksack koffer wertsachen "
+    "wegschließen einschließen verstauen schleppen stash "
     "locker lockers luggage bag bags backpack rucksack suitcase suitcases valuables",
     "garderobe jacke jacken mantel mäntel cloakroom coat coats jacket jackets",
     "essen hunger hungrig snack snacks imbiss kiosk café cafe restaurant gastronomie verpflegung bistro kantine mensa "
@@ -33,6 +34,12 @@ GROUPS = [
     "fundbüro fundsachen verloren vergessen liegengelassen lost found property forgot forgotten missing",
     "barrierefrei rollstuhl rollstuhlgerecht rollstuhlfahrer gehbehindert rampe behindert barrierefreiheit "
     "wheelchair wheelchairs accessible accessibility disabled ramp step-free mobility",
+    # a visitor names the need, not the aid: "mein Opa kann nicht gut laufen", "my dad can't manage stairs"
+    "rollstuhl rollstühle rollator gehhilfe laufen gehen gehbehindert walk walking wheelchair wheelchairs walker",
+    "aufzug fahrstuhl lift treppe treppen stufen steigen stufenlos barrierefrei stairs steps staircase elevator",
+    "hören höre hört schwerhörig hörgerät hörschleife induktionsschleife hörbehindert gehörlos "
+    "hearing hear deaf hard-of-hearing loop",
+    "sehen sehe augen blind sehbehindert großdruck lupe eyes sight see blind visually large-print magnifier",
     "aufzug aufzüge fahrstuhl lift lifts elevator elevators",
     "eintritt ticket tickets karte karten eintrittskarte eintrittspreis admission entry entrance fee",
     "kinder kind kids children child",
@@ -42,6 +49,12 @@ GROUPS = [
     "fotografieren foto fotos filmen kamera photo photos photograph photography camera pictures picture",
     "regen regnet schüttet schütten gießt schauer unwetter schlechtwetter schlechtem wetter rain raining rainy pouring "
     "showers weather",
+    "sturm stürme stürmisch unwetter gewitter windstärke storm storms stormy gale thunderstorm",
+    "ruhe nachtruhe mittagsruhe ruhezeit ruhezeiten leise lärm laut quiet noise noisy silence",
+    "geburtstag geburtstage kindergeburtstag feiern feier party birthday birthdays celebrate celebration",
+    "gutschein gutscheine geschenk geschenke schenken geschenkgutschein voucher vouchers gift present presents",
+    "geburt entbindung kreißsaal wehen schwanger schwangerschaft hebamme geburtshilfe "
+    "labour labor birth childbirth maternity pregnant midwife delivery",
     "information info auskunft infoschalter infostand kundenservice service help desk information customer",
     "telefon telefonnummer anrufen hotline nummer phone call number telephone ring",
     "shop laden souvenir souvenirs geschäft einkaufen mitbringsel shop store gift gifts buy",

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Iterable
 
-from avatar.answer.asked import asked_focus, asked_kind, holds_kind
+from avatar.answer.asked import asked_focus, asked_kind, asked_value, holds_kind, holds_value
 from avatar.answer.base import Fact
 from avatar.answer.knowledge import KnowledgePack
 from avatar.answer.retrieval import semantic
@@ -49,12 +49,15 @@ class Match:
     # What meaning says of the best fact: how many standard deviations above the pack its similarity to the
     # question lies, when it is also the fact meaning alone would pick (else 0.0; no semantic scorer: 0.0)
     meaning_z: float = 0.0
+    # The best fact lacks the kind of value the question asks for (a phone number, a temperature): ''
+    lacks_value: str = ""
 
     def answers(self) -> bool:
         """The best fact can answer: it holds every specific word the question asks about, or most of
         the question's words ("gibt es eine rutsche" at a pool whose pack never mentions one: no), and
         it names the thing an "is there" question asks for."""
-        return bool(self.facts) and not self.absent and not (self.unmatched and self.fact_coverage < GATE_COVERAGE)
+        return (bool(self.facts) and not self.absent and not self.lacks_value
+                and not (self.unmatched and self.fact_coverage < GATE_COVERAGE))
 
 
 class Retriever:
@@ -118,7 +121,7 @@ class Retriever:
                     scores[doc] *= 1.0 + (_HOURS_BOOST if general else _CUE_BOOST)
         order, z = self._with_meaning(scores, f"{context} {question}".strip(), lang, index)
         best = [(doc, score) for doc, score in sorted(order.items(), key=lambda item: (-item[1], item[0]))[:k] if score > 0]
-        unmatched, fact_coverage, absent, meaning_z = (), 1.0, (), 0.0
+        unmatched, fact_coverage, absent, meaning_z, lacks_value = (), 1.0, (), 0.0, ""
         if best:
             asked = self._asked_words(question, lang, index)
             held = [self._held(asked, index.doc_terms[doc]) for doc, _ in best]
@@ -137,8 +140,11 @@ class Retriever:
             absent = self._absent(asked, focus, index.doc_terms[best[0][0]])
             if z is not None and int(z.argmax()) == best[0][0]:
                 meaning_z = float(z[best[0][0]])
+            value = asked_value(question if focus_from is None else focus_from)
+            if value and not holds_value(index.facts[best[0][0]].text, value):
+                lacks_value = value
         return Match([replace(index.facts[doc], score=round(scores.get(doc, 0.0), 4)) for doc, _ in best], coverage,
-                     unmatched, round(fact_coverage, 3), absent, round(meaning_z, 2))
+                     unmatched, round(fact_coverage, 3), absent, round(meaning_z, 2), lacks_value)
 
     def _with_meaning(self, scores: dict[int, float], question: str, lang: str, index: _Index):
         """The order of the facts: word scores, moved by meaning when a semantic scorer is there; and

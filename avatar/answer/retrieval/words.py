@@ -32,7 +32,8 @@ STOPWORDS = {
         into over under up down out not no yes please thanks hello hi um uh so any some get got just
         it's what's where's i'm don't can't tell know want like much many find go going excuse sorry
         there's is's some one called nearest closest
-    """.split()),
+        whats wheres hows whos thats theres heres im ive youre dont doesnt cant wont isnt arent didnt
+    """.split()),  # the last line: speech recognition writes "what's" without its apostrophe
 }
 
 # Days, parts of the day and seasons say *when* something is asked about ("is the café open on weekdays in
