@@ -130,6 +130,9 @@ class DiffusionAnswerer:
         # a short question after another leans on it ("und was kostet das?"): its words search too
         context = history[-1].question if history and len(words(question)) <= 6 else ""
         facts = list(self.retriever.retrieve(question, lang, k=k, context=context))
+        kept = self.skills.same_subject(question, lang, history)
+        if kept is not None:  # "is it open on Mondays?" after the café: the café's fact first
+            facts = [kept.facts[0]] + [f for f in facts if f.id != kept.facts[0].id][:k - 1]
         day = asked_weekday(question)
         # the asked day's hours only for the venue's own hours: "sauna hours on Saturday" are the sauna's
         if day is not None and not self.retriever.names_subject(question, lang, _ALL_DAY_WORDS):

@@ -7,11 +7,14 @@ answer well gets an honest "I don't know" that points to the staff, in the visit
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime
 
+from avatar.answer.asked import asked_kind, asked_value, holds_kind, holds_value
 from avatar.answer.base import Answer, DecodeStats, HistoryTurn
 from avatar.answer.knowledge import KnowledgePack
 from avatar.answer.retrieval import Match, retriever_for
+from avatar.answer.retrieval.words import _CALENDAR
 from avatar.answer.text import detect_language, words
 from avatar.cancel import NEVER, CancelToken
 from avatar.trace import TRACER, Tracer, now
@@ -120,6 +123,9 @@ class RetrievalAnswerer:
                 more = self.retriever.match(f"{previous} {question}", lang, self.top_k, focus_from=question)
                 if self._confident(more) and more.facts[0].score >= _best(match):
                     match, followup = more, True
+            kept = self.same_subject(question, lang, history)
+            if kept is not None:
+                match, followup = kept, True
             facts = match.facts
             info.update(facts=[f.id for f in facts], best=_best(match), coverage=round(match.coverage, 2))
         cancel.raise_if_cancelled()
@@ -132,6 +138,30 @@ class RetrievalAnswerer:
         mood, gesture = "neutral", "point" if facts[0].topic in ("rooms", "directions") else ""
         return Answer(reply=facts[0].text, lang=lang, facts=facts, mood=mood, gesture=gesture, checks=checks,
                       decode=_decode_info(t0), source="retrieval")
+
+    def same_subject(self, question: str, lang: str, history) -> Match | None:
+        """"Is it open on Mondays?" after the café, "und wie lange sind die gültig?" after the vouchers: a
+        short follow-up that points back (a pronoun, "and ...") asks about what the last reply was about.
+        The fact that reply came from answers when it holds the kind of value asked and every specific
+        word of the question; None: the question is read as it stands."""
+        if not history or not _points_back(question):
+            return None
+        previous = source_of(history[-1].reply, lang, self.pack.facts(lang))
+        if previous is None:
+            return None
+        kind = asked_kind(question, lang)
+        if kind == "other" and set(words(question)) & _CALENDAR:
+            kind = "time"  # "and on Saturday?"
+        value = asked_value(question)
+        if kind not in ("time", "price") and not value:
+            return None  # "und wo ist der Saal": a new thing, not more about the last one
+        held = holds_kind(previous.text, kind) or (kind == "time" and bool(_DURATION.search(previous.text)))
+        if not held or (value and not holds_value(previous.text, value)):
+            return None
+        own = self.retriever.match(f"{previous.text} {question}", lang, self.top_k)
+        if not own.facts or own.facts[0].id != previous.id or own.unmatched:
+            return None
+        return replace(own, facts=[replace(previous, score=own.facts[0].score)] + own.facts[1:])
 
     def _confident(self, match: Match) -> bool:
         """Good enough to say: a clear score, and a weak one only when the pack knows most of the
@@ -165,6 +195,39 @@ def smalltalk_kind(question: str) -> str:
                 if rest <= _SMALLTALK_MAX_OTHER_WORDS or kind in ("how_are_you", "who_are_you", "clock"):
                     return kind
     return ""
+
+
+_DURATION = re.compile(r"\b\d+\s*(?:min|minuten|minutes|std|stunden|hours?|hrs?|tage|days?|wochen|weeks?|"
+                       r"monate|months?|jahre|years?)\b", re.IGNORECASE)
+# Words that stand for the last reply's subject ("is it open", "wie lange sind die gültig", "can I book one");
+# "die" and "das" are articles too, so the follow-up must also hold every specific word it asks about.
+_POINTERS = frozenset("it its it's them they one ones es dafür davon damit dazu dort die das".split())
+_POINT_BACK_MAX_WORDS = 8
+
+
+def _points_back(question: str) -> bool:
+    """A short question that refers to the last reply: it starts like a follow-up ("und am Samstag?") or
+    names its subject by a pronoun ("is it open on Mondays")."""
+    tokens = words(question)
+    if not tokens or len(tokens) > _POINT_BACK_MAX_WORDS:
+        return False
+    return _is_elliptic(question) or any(t in _POINTERS for t in tokens)
+
+
+def source_of(reply: str, lang: str, facts) -> object:
+    """The pack fact a reply said: the one it quotes, else the one sharing most of its content words (at
+    least two); None when none does."""
+    for fact in facts:
+        if fact.text.strip() == reply.strip():
+            return fact
+    from avatar.answer.retrieval.words import analyze
+    terms = set(analyze(reply, lang))
+    best, best_n = None, 1
+    for fact in facts:
+        n = len(terms & set(analyze(fact.text, lang)))
+        if n > best_n:
+            best, best_n = fact, n
+    return best
 
 
 def _is_elliptic(question: str) -> bool:
