@@ -100,6 +100,10 @@ def test_checks_summary_says_why_a_reply_was_re_decoded_or_replaced():
     voted = CheckReport(enabled=True, passes=["self_consistency"], agreement=False,
                         vote={"winner": 1, "votes": [0, 1, 1], "majority": True}, decodes=3)
     assert checks_summary(voted, s) == "passed, 2 of 3 decodes agree · ✓ consistency"
+    # the second decode differed, no time for a third: the reply stands, and the headline does not say "passed"
+    kept = CheckReport(enabled=True, passes=["grounding", "schema"], grounded=True, agreement=False, schema_ok=True,
+                       skipped=["vote"], decodes=2)
+    assert checks_summary(kept, s) == "kept, 2 decodes differ (no time to vote) · ✓ grounding, schema ✗ consistency"
     failed = CheckReport(fallback_used=True, fallback_reason="StageTimeout", retrieval={"best": 0.9})
     assert checks_summary(failed, s) == "model failed (StageTimeout), retrieval answered"
 
