@@ -12,20 +12,10 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from avatar.errors import AudioFileError, AvatarError
+from avatar.stage_names import (ASR, CHECKS, DECODE, ENDPOINT, OUTPUT, RETRIEVAL, STAGE_ORDER,
+                                TTS_FIRST_AUDIO, VOICE_TO_VOICE, is_check)
 from avatar.stats import percentile
 from avatar.trace import Span
-
-# The order stages happen in one turn; the HUD, tables and plots list them this way.
-STAGE_ORDER = ("endpoint", "asr", "retrieval", "decode", "checks", "tts_first_audio", "output")
-VOICE_TO_VOICE = "voice_to_voice"
-# Other spellings stages may use for the same thing (kept small: unknown names pass through).
-_ALIASES = {
-    "endpoint_wait": "endpoint", "asr_final": "asr", "asr.final": "asr", "transcribe": "asr",
-    "answer.retrieval": "retrieval", "llm.decode": "decode", "tts": "tts_first_audio",
-    "tts_first": "tts_first_audio", "tts.first_audio": "tts_first_audio", "output_latency": "output",
-    "v2v": VOICE_TO_VOICE,
-}
-
 
 # Tracks whose spans time the inside of a stage another span already covers (the LLM's forward
 # passes inside "decode", the ASR encoder inside "asr"): counting them again would double a stage.
@@ -37,7 +27,7 @@ def is_stage_span(span: Span) -> bool:
     if span.turn is None or span.track in INNER_TRACKS:
         return False
     # other spans on the "turn" track enclose stages (answer_total) and would count them twice
-    return span.track != "turn" or stage_key(span.name) == VOICE_TO_VOICE
+    return span.track != "turn" or span.name == VOICE_TO_VOICE
 
 
 def trace_file_for_run(cfg) -> Path:
@@ -49,19 +39,11 @@ def trace_file_for_run(cfg) -> Path:
     return resolve(cfg.general.trace_dir) / f"run-{datetime.now():%Y%m%d-%H%M%S}.json"
 
 
-def stage_key(name: str) -> str:
-    """The canonical name of a stage span: 'check.grounding' -> 'check:grounding'."""
-    key = _ALIASES.get(name, name)
-    for prefix in ("checks.", "check.", "checks:", "check:", "check_"):
-        if key.startswith(prefix) and len(key) > len(prefix):
-            return "check:" + key[len(prefix):]
-    return key
-
-
 def stage_budget(key: str, budgets: Mapping[str, Any]) -> float | None:
-    """The budget (ms) a stage is drawn against: each check against the checks budget."""
-    if key.startswith("check:"):
-        key = "checks"
+    """The budget (ms) a stage is drawn against ([budget] in defaults.toml, keyed by the stage's name):
+    each check against the checks budget, voice to voice against the turn's."""
+    if is_check(key):
+        key = CHECKS
     if key == VOICE_TO_VOICE:
         key = "turn"
     value = budgets.get(key)
@@ -71,8 +53,8 @@ def stage_budget(key: str, budgets: Mapping[str, Any]) -> float | None:
 def stage_sort_key(key: str) -> tuple[int, str]:
     if key in STAGE_ORDER:
         return STAGE_ORDER.index(key) * 2, key
-    if key.startswith("check:"):
-        return STAGE_ORDER.index("checks") * 2 - 1, key  # each check just before the checks total
+    if is_check(key):
+        return STAGE_ORDER.index(CHECKS) * 2 - 1, key  # each check just before the checks total
     if key == VOICE_TO_VOICE:
         return 100, key
     return 50, key
@@ -119,8 +101,7 @@ def turns_from_spans(spans: Iterable[Span]) -> list[TurnStages]:
             continue
         t = turns.setdefault(int(s.turn), TurnStages(int(s.turn)))
         t.spans.append(s)
-        key = stage_key(s.name)
-        t.stages[key] = t.stages.get(key, 0.0) + s.ms
+        t.stages[s.name] = t.stages.get(s.name, 0.0) + s.ms
     for t in turns.values():
         t.spans.sort(key=lambda s: s.start)
     return [turns[k] for k in sorted(turns)]
@@ -162,9 +143,9 @@ def merge_turn_metrics(turns: list[TurnStages], metrics: Mapping[int, Mapping[st
     by_turn = {t.turn: t for t in turns}
     for turn, stages in metrics.items():
         t = by_turn.setdefault(turn, TurnStages(turn))
-        t.sequence = [(name, ms) for name, ms in stages.items() if stage_key(name) != VOICE_TO_VOICE]
+        t.sequence = [(name, ms) for name, ms in stages.items() if name != VOICE_TO_VOICE]
         for name, ms in stages.items():
-            t.stages.setdefault(stage_key(name), ms)
+            t.stages.setdefault(name, ms)
     return [by_turn[k] for k in sorted(by_turn)]
 
 
@@ -174,7 +155,7 @@ def stage_stats(per_turn: Iterable[Mapping[str, float]], budgets: Mapping[str, A
     for stages in per_turn:
         for name, ms in stages.items():
             if ms is not None and not math.isnan(ms):
-                values.setdefault(stage_key(name), []).append(float(ms))
+                values.setdefault(name, []).append(float(ms))
     budgets = budgets or {}
     out = []
     for name in sorted(values, key=stage_sort_key):
@@ -197,8 +178,8 @@ def format_table(stats: list[StageStats]) -> str:
 
 
 # --- one line per turn, for the headless runner -------------------------------------------------
-HEADLESS_COLUMNS = ("endpoint", "asr", "retrieval", "decode", "checks", "tts_first_audio", "output")
-_SHORT = {"endpoint": "endpt", "retrieval": "retr", "tts_first_audio": "tts1st"}
+HEADLESS_COLUMNS = STAGE_ORDER
+_SHORT = {ENDPOINT: "endpt", RETRIEVAL: "retr", TTS_FIRST_AUDIO: "tts1st"}
 
 
 def turn_table_header() -> str:
@@ -211,10 +192,9 @@ def turn_table_row(turn: int, lang: str, stages: Mapping[str, float], voice_to_v
     """A per-turn HUD line; a stage over its budget is marked with '!'."""
     canon: dict[str, float] = {}
     for name, ms in stages.items():
-        key = stage_key(name)
-        if key.startswith("check:") and "checks" not in stages:
-            canon["checks"] = canon.get("checks", 0.0) + ms
-        canon[key] = canon.get(key, 0.0) + ms
+        if is_check(name) and CHECKS not in stages:
+            canon[CHECKS] = canon.get(CHECKS, 0.0) + ms
+        canon[name] = canon.get(name, 0.0) + ms
     cells = []
     for c in HEADLESS_COLUMNS:
         if c not in canon:
@@ -233,12 +213,12 @@ def _clip(text: str, n: int) -> str:
 
 
 # --- plot ---------------------------------------------------------------------------------------
-_COLORS = {"endpoint": "#7aa6c2", "asr": "#4f86c6", "retrieval": "#9b7fd1", "decode": "#e0884f",
-           "checks": "#d9b44a", "tts_first_audio": "#5bb38a", "output": "#8a9aa8", VOICE_TO_VOICE: "#444444"}
+_COLORS = {ENDPOINT: "#7aa6c2", ASR: "#4f86c6", RETRIEVAL: "#9b7fd1", DECODE: "#e0884f",
+           CHECKS: "#d9b44a", TTS_FIRST_AUDIO: "#5bb38a", OUTPUT: "#8a9aa8", VOICE_TO_VOICE: "#444444"}
 
 
 def stage_color(key: str) -> str:
-    if key.startswith("check:"):
+    if is_check(key):
         return "#e8c766"
     return _COLORS.get(key, "#b0b0b0")
 
@@ -292,7 +272,7 @@ def _waterfall_bars(turn: TurnStages) -> tuple[list[tuple[str, float, float]], s
             bars.append((name, at, ms))
             at += ms
         return bars, "ms since the end of speech"
-    v2v = next((s for s in turn.spans if stage_key(s.name) == VOICE_TO_VOICE), None)
+    v2v = next((s for s in turn.spans if s.name == VOICE_TO_VOICE), None)
     t0 = v2v.start if v2v is not None else turn.start
     origin = "ms since the end of speech" if v2v is not None else "ms since the turn's first span"
     return [(s.name, (s.start - t0) * 1000, s.ms) for s in turn.spans if s is not v2v], origin
@@ -301,10 +281,9 @@ def _waterfall_bars(turn: TurnStages) -> tuple[list[tuple[str, float, float]], s
 def _draw_waterfall(ax, turn: TurnStages, budgets: Mapping[str, Any]) -> None:
     bars, origin = _waterfall_bars(turn)
     for row, (name, left, ms) in enumerate(bars):
-        key = stage_key(name)
         width = max(ms, 0.5)
-        ax.barh(row, width, left=left, color=stage_color(key), edgecolor="white", height=0.7)
-        budget = stage_budget(key, budgets)
+        ax.barh(row, width, left=left, color=stage_color(name), edgecolor="white", height=0.7)
+        budget = stage_budget(name, budgets)
         over = budget is not None and ms > budget
         ax.text(left + width + 4, row, f"{ms:.0f} ms" + (f"  (budget {budget:.0f})" if over else ""),
                 va="center", fontsize=9, color="#b3261e" if over else "#333333")
@@ -345,7 +324,7 @@ def _draw_histogram(ax, turns: list[TurnStages], budgets: Mapping[str, Any]) -> 
     v2v = [t.voice_to_voice_ms for t in turns if t.voice_to_voice_ms is not None]
     label = "voice to voice"
     if not v2v:  # a trace without a voice-to-voice span: the sum of the stages is the best we have
-        v2v = [sum(ms for k, ms in t.stages.items() if not k.startswith("check:")) for t in turns]
+        v2v = [sum(ms for k, ms in t.stages.items() if not is_check(k)) for t in turns]
         label = "sum of stages"
     lo, hi = min(v2v), max(v2v)
     bins = min(30, max(5, len(v2v) // 2))

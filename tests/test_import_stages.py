@@ -29,7 +29,8 @@ CORE = {
     "avatar.paths",
     "avatar.frames",         # AudioFrame, SAMPLE_RATE
     "avatar.stats",          # percentile
-    "avatar.report",         # stage names and their order in a trace (the HUD and debug panel read them)
+    "avatar.stage_names",    # the stages' names (spans, TurnMetrics.stages, budgets) and their order
+    "avatar.report",         # per-stage percentiles of a trace (the HUD and debug panel read them)
     "avatar.answer.base",    # Answerer, Answer, Fact, HistoryTurn
     "avatar.model_contract", # what the embedded model and the kiosk must agree on (days, declines, moods)
     "avatar.integrity",      # a shipped model's sha256 at load

@@ -1,15 +1,20 @@
 """`avatar report`: a trace becomes per-stage percentiles, a table and a PNG plot."""
+import ast
 import json
+from pathlib import Path
 
 import pytest
 
 from avatar import cli, config
 from avatar.errors import AvatarError
-from avatar.report import format_table, plot_report, stage_key, stage_stats, turn_table_row, turns_from_spans
+from avatar.report import format_table, plot_report, stage_budget, stage_stats, turn_table_row, turns_from_spans
+from avatar.stage_names import (ANSWER, ANSWER_OTHER, ASR, CHECK_PREFIX, CHECKS, DECODE, ENDPOINT, HOLD, OUTPUT, RETRIEVAL,
+                                TTS_FIRST_AUDIO, VOICE_TO_VOICE, check_span, is_check)
 from avatar.stats import p50_p95, percentile, percentile_ms
 from avatar.trace import Tracer, load_chrome
 
 BUDGETS = config.load(env={}).budget.as_dict()
+AVATAR = Path(__file__).resolve().parents[1] / "avatar"
 
 
 def synthetic_tracer(turns: int = 10) -> Tracer:
@@ -43,11 +48,30 @@ def test_percentile_interpolates_between_ranks():
     assert p50_p95([]) == {"p50": None, "p95": None, "n": 0}
 
 
-def test_stage_names_are_canonical():
-    assert stage_key("check.grounding") == "check:grounding"
-    assert stage_key("checks") == "checks"
-    assert stage_key("asr_final") == "asr"
-    assert stage_key("my_new_stage") == "my_new_stage"
+def test_stage_names_have_one_spelling():
+    assert check_span("grounding") == "check.grounding" and is_check("check.grounding")
+    assert not is_check("checks") and not is_check(CHECK_PREFIX)
+    assert stage_budget("check.grounding", BUDGETS) == BUDGETS["checks"]
+    assert stage_budget(VOICE_TO_VOICE, BUDGETS) == BUDGETS["turn"]
+    assert stage_budget("my_new_stage", BUDGETS) is None  # an unknown name passes through, unbudgeted
+
+
+def test_stages_record_their_spans_under_the_named_constants():
+    """No stage spells a stage's name itself: a span, a record or a Span of a stage name takes it
+    from avatar.stage_names, so renaming one renames it everywhere."""
+    names = {ENDPOINT, ASR, RETRIEVAL, DECODE, CHECKS, TTS_FIRST_AUDIO, HOLD, OUTPUT, ANSWER, ANSWER_OTHER,
+             VOICE_TO_VOICE}
+    spelled = []
+    for path in sorted(AVATAR.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            func = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            name = node.args[0].value if isinstance(node.args[0], ast.Constant) else None
+            if func in ("span", "record", "Span") and isinstance(name, str) and (name in names
+                                                                               or name.startswith(CHECK_PREFIX)):
+                spelled.append(f"{path.relative_to(AVATAR.parent)}:{node.lineno} {name!r}")
+    assert not spelled, spelled
 
 
 def test_a_trace_file_becomes_per_stage_percentiles(tmp_path):
@@ -61,7 +85,7 @@ def test_a_trace_file_becomes_per_stage_percentiles(tmp_path):
     assert stats["asr"].p50 == pytest.approx(145.0, abs=0.01)
     assert stats["asr"].p95 == pytest.approx(185.5, abs=0.01)
     assert stats["asr"].budget == BUDGETS["asr"]
-    assert stats["check:grounding"].budget == BUDGETS["checks"]
+    assert stats["check.grounding"].budget == BUDGETS["checks"]
     assert stats["voice_to_voice"].budget == BUDGETS["turn"]
     table = format_table(list(stats.values()))
     assert table.splitlines()[0].split()[:4] == ["stage", "n", "p50", "ms"]

@@ -37,8 +37,8 @@ def test_hud_shows_each_span_of_the_turn_against_its_budget(cfg):
     assert rows["asr"].ms == pytest.approx(250.0)
     assert rows["asr"].budget == cfg.budget.asr and rows["asr"].over
     assert rows["decode"].ms == pytest.approx(40.0) and not rows["decode"].over
-    assert rows["check:grounding"].budget == cfg.budget.checks
-    assert [r.key for r in model.rows()] == ["asr", "decode", "check:grounding"]  # pipeline order
+    assert rows["check.grounding"].budget == cfg.budget.checks
+    assert [r.key for r in model.rows()] == ["asr", "decode", "check.grounding"]  # pipeline order
 
 
 def test_turn_metrics_replace_live_spans_and_carry_voice_to_voice(cfg):
@@ -50,7 +50,7 @@ def test_turn_metrics_replace_live_spans_and_carry_voice_to_voice(cfg):
                              checks={"grounding": {"ok": True}})
     record = model.add_metrics(metrics)
     assert record.stages["asr"] == 150.0            # the metrics win over the live span
-    assert "check:schema" in record.stages          # a per-check span the metrics do not list stays
+    assert "check.schema" in record.stages          # a per-check span the metrics do not list stays
     assert record.voice_to_voice_ms == 512.0
     assert model.current is record
     assert record.decode.tokens_per_pass == pytest.approx(5.5)
@@ -100,6 +100,10 @@ def test_checks_summary_says_why_a_reply_was_re_decoded_or_replaced():
     voted = CheckReport(enabled=True, passes=["self_consistency"], agreement=False,
                         vote={"winner": 1, "votes": [0, 1, 1], "majority": True}, decodes=3)
     assert checks_summary(voted, s) == "passed, 2 of 3 decodes agree · ✓ consistency"
+    # the second decode differed, no time for a third: the reply stands, and the headline does not say "passed"
+    kept = CheckReport(enabled=True, passes=["grounding", "schema"], grounded=True, agreement=False, schema_ok=True,
+                       skipped=["vote"], decodes=2)
+    assert checks_summary(kept, s) == "kept, 2 decodes differ (no time to vote) · ✓ grounding, schema ✗ consistency"
     failed = CheckReport(fallback_used=True, fallback_reason="StageTimeout", retrieval={"best": 0.9})
     assert checks_summary(failed, s) == "model failed (StageTimeout), retrieval answered"
 
@@ -161,8 +165,8 @@ def test_hud_widget_paints_a_turn_and_follows_the_language(qtbot, cfg):
     assert widget.label_for("tts_first_audio") == "TTS first audio"
     widget.set_strings(load_strings("de"))
     assert widget.label_for("tts_first_audio") == "Stimme"
-    assert widget.label_for("check:grounding") == "  ↳ Belege"  # a part of the checks stage, in German
-    assert widget.label_for("check:something_new").endswith("something_new")
+    assert widget.label_for("check.grounding") == "  ↳ Belege"  # a part of the checks stage, in German
+    assert widget.label_for("check.something_new").endswith("something_new")
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])

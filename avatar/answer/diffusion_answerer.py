@@ -20,6 +20,7 @@ from avatar.answer.prompt import PromptCodec
 from avatar.answer.text import detect_language, words
 from avatar.cancel import NEVER, CancelToken
 from avatar.model_contract import day_hours_text, is_decline
+from avatar.stage_names import DECODE, RETRIEVAL
 from avatar.trace import TRACER, Tracer, now
 
 log = logging.getLogger(__name__)
@@ -150,12 +151,12 @@ class DiffusionAnswerer:
         if smalltalk_kind(question) == "clock":  # time and date come from the kiosk's clock, not the model
             return self.skills.answer(question, lang, list(history), cancel, turn)
         t0 = now()
-        with self.tracer.span("retrieval", turn=turn, track="answer") as span:
+        with self.tracer.span(RETRIEVAL, turn=turn, track="answer") as span:
             facts = self.retrieve(question, lang, history)
             span["facts"] = len(facts)
         decode = lambda variant, banned_ids=(): self.decode_candidate(question, lang, facts, history, variant,
                                                                       banned_ids, cancel)
-        with self.tracer.span("decode", turn=turn, track="llm", variant=0) as span:
+        with self.tracer.span(DECODE, turn=turn, track="llm", variant=0) as span:
             first = decode(0)
             span.update(first.decode_info)
         checks = _checks_module() if self.cfg.checks.enabled else None

@@ -17,6 +17,7 @@ from avatar.answer.retrieval import Match, retriever_for
 from avatar.answer.retrieval.words import _CALENDAR
 from avatar.answer.text import detect_language, words
 from avatar.cancel import NEVER, CancelToken
+from avatar.stage_names import RETRIEVAL
 from avatar.trace import TRACER, Tracer, now
 
 # Small talk: (kind, German trigger words, English trigger words). Checked on the whole question.
@@ -114,7 +115,7 @@ class RetrievalAnswerer:
         kind = smalltalk_kind(question)
         if kind:
             return self._reply(kind, lang, t0, checks={"smalltalk": kind})
-        with self.tracer.span("retrieval", turn=turn, track="answer") as info:
+        with self.tracer.span(RETRIEVAL, turn=turn, track="answer") as info:
             match = self.retriever.match(question, lang, self.top_k)
             followup = False
             if history and (not self._confident(match) or _is_elliptic(question)):

@@ -32,6 +32,7 @@ import numpy as np
 from avatar.errors import ConfigError
 from avatar.frames import SAMPLE_RATE
 from avatar.pipeline.turn_metrics import LOOP_STAGES
+from avatar.stage_names import ANSWER, ASR, ENDPOINT, OUTPUT, TTS_FIRST_AUDIO
 from avatar.stats import p50_p95
 from avatar.trace import Tracer
 
@@ -170,7 +171,7 @@ def run_bench(cfg, wavs: Sequence[Path], modes: Sequence[str] = ("streaming",), 
                     v2v = (m.audible - true_end_clock) * 1000
                     stage_ms = dict(m.stages)
                     # the endpoint stage runs from the true end of speech, so the stages still add up
-                    stage_ms["endpoint"] = round(stage_ms.get("endpoint", 0.0) + (m.speech_end - true_end_clock) * 1000, 2)
+                    stage_ms[ENDPOINT] = round(stage_ms.get(ENDPOINT, 0.0) + (m.speech_end - true_end_clock) * 1000, 2)
                     turn = Turn(mode, str(wav), m.lang, m.transcript, m.reply, stage_ms, round(v2v, 1),
                                 m.speculative, loop.discarded, speech_s, dict(getattr(m, "asr", {}) or {}))
                     ref = reference_text(wav, references, names_are_transcripts)
@@ -273,7 +274,7 @@ def format_length_table(summary: dict) -> list[str]:
     return lines
 
 
-FIRST_TURN_STAGES = ("endpoint", "asr", "answer", "tts_first_audio", "output")
+FIRST_TURN_STAGES = (ENDPOINT, ASR, ANSWER, TTS_FIRST_AUDIO, OUTPUT)
 
 
 def _coarse_stages(stages: dict[str, float]) -> dict[str, float]:

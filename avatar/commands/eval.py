@@ -20,10 +20,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--adversarial", type=int, default=0, metavar="N",
                         help="also run N adversarial cases (near-miss numbers, absent facts, mixed facts, misheard words), "
                              "checked vs unchecked side by side")
-
-
     parser.add_argument("--vs-ar", metavar="AR_DIR",
-                        help="issue 15: the diffusion model (--model) against this autoregressive twin, side by side: "
+                        help="the diffusion model (--model) against this autoregressive twin, side by side: "
                              "--n held-out questions, the --vs-packs packs, --adversarial cases; checks off, on, and "
                              "under each --budget-ms")
     parser.add_argument("--vs-packs", default="evals/packs/dev,evals/packs/test", metavar="DIRS",

@@ -202,6 +202,7 @@ def synthesize_questions(cfg) -> list[Path]:
 def run_headless(cfg, inputs, output, demo: bool = False, debug: bool = False) -> int:
     from avatar import events as ev
     from avatar.report import format_table, record_turn_metrics, stage_stats, turn_table_header, turn_table_row
+    from avatar.stage_names import VOICE_TO_VOICE
     from avatar.trace import TRACER
     from avatar.ui.strings import load_strings
 
@@ -255,7 +256,7 @@ def run_headless(cfg, inputs, output, demo: bool = False, debug: bool = False) -
         getattr(loop, "close", loop.stop)()
     if metrics:
         print()
-        rows = [{**m.stages, **({"voice_to_voice": m.voice_to_voice_ms} if m.voice_to_voice_ms is not None else {})}
+        rows = [{**m.stages, **({VOICE_TO_VOICE: m.voice_to_voice_ms} if m.voice_to_voice_ms is not None else {})}
                 for m in metrics]
         print(format_table(stage_stats(rows, budgets)))
     else:

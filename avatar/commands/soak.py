@@ -12,7 +12,7 @@ from pathlib import Path
 
 
 def add_arguments(p) -> None:
-    p.add_argument("--turns", type=int, default=100, help="turns to run (default 100; the issue's full soak: 2000)")
+    p.add_argument("--turns", type=int, default=100, help="turns to run (default 100; a full soak: 2000)")
     p.add_argument("--json", metavar="FILE", help="write the report (every turn, the trends, the verdict) here")
     p.add_argument("--seed", type=int, default=0, help="which visitors, clips and noise levels (reproducible)")
     p.add_argument("--listen-s", type=float, default=2.0,

@@ -14,6 +14,7 @@ from avatar.llm.engine import Block, DecodeOptions, DecodeResult, StepObserver
 from avatar.llm.families import AUTOREGRESSIVE, Family
 from avatar.llm.forward_pass import ModelForward
 from avatar.llm.infill import InfillResult, SkeletonItem, lay_out
+from avatar.stage_names import DECODE
 from avatar.trace import Tracer, now
 
 
@@ -77,7 +78,7 @@ class DiffusionLM:
                               cache=summary.cache, prompt_passes=summary.prompt_passes, stopped=summary.stopped,
                               answer_ids=summary.answer.tolist(), confidence=summary.confidence)
         if tracer is not None:
-            tracer.record("decode", t0, turn=turn, track="llm", **result.to_json())
+            tracer.record(DECODE, t0, turn=turn, track="llm", **result.to_json())
         return result
 
     def infill(self, prompt_ids: Sequence[int] | torch.Tensor, skeleton: Sequence[SkeletonItem],

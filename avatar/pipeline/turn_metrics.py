@@ -15,11 +15,12 @@ from dataclasses import replace
 from avatar import events as ev
 from avatar.answer.base import Answer
 from avatar.pipeline.turn_jobs import TurnJob
+from avatar.stage_names import ANSWER, ANSWER_OTHER, ASR, ENDPOINT, HOLD, OUTPUT, TTS_FIRST_AUDIO, VOICE_TO_VOICE
 from avatar.trace import Tracer, now
 
 ANSWER_SPAN_TRACKS = ("answer", "llm", "checks")
 # the loop's own stages; every other key of stage_times() is the answer stage (its spans, or "answer")
-LOOP_STAGES = ("endpoint", "asr", "tts_first_audio", "hold", "output")
+LOOP_STAGES = (ENDPOINT, ASR, TTS_FIRST_AUDIO, HOLD, OUTPUT)
 KEPT_TURNS = 1000  # per-turn records a loop keeps (metrics, barge-in times): a kiosk runs for weeks
 
 
@@ -27,8 +28,8 @@ def stage_times(job: TurnJob, tracer: Tracer) -> dict[str, float]:
     """Milliseconds per stage, in order; they add up to the turn's voice-to-voice latency."""
     m = job.marks
     stages = {
-        "endpoint": (job.started - job.speech_end) * 1000,
-        "asr": (m["asr"] - job.started) * 1000,
+        ENDPOINT: (job.started - job.speech_end) * 1000,
+        ASR: (m["asr"] - job.started) * 1000,
     }
     answer_ms = (m["answer"] - m["asr"]) * 1000
     inner: dict[str, float] = {}
@@ -38,12 +39,12 @@ def stage_times(job: TurnJob, tracer: Tracer) -> dict[str, float]:
     inner_total = sum(inner.values())
     if inner and inner_total <= answer_ms + 0.5:
         stages.update(inner)
-        stages["answer_other"] = max(0.0, answer_ms - inner_total)
+        stages[ANSWER_OTHER] = max(0.0, answer_ms - inner_total)
     else:
-        stages["answer"] = answer_ms
-    stages["tts_first_audio"] = (m["tts_first"] - m["answer"]) * 1000
-    stages["hold"] = (m["play"] - m["tts_first"]) * 1000
-    stages["output"] = (m["audible"] - m["play"]) * 1000
+        stages[ANSWER] = answer_ms
+    stages[TTS_FIRST_AUDIO] = (m["tts_first"] - m["answer"]) * 1000
+    stages[HOLD] = (m["play"] - m["tts_first"]) * 1000
+    stages[OUTPUT] = (m["audible"] - m["play"]) * 1000
     return {k: round(v, 2) for k, v in stages.items()}
 
 
@@ -53,7 +54,7 @@ def record_stage_spans(tracer: Tracer, job: TurnJob, stages: dict[str, float]) -
     for name, ms in stages.items():
         tracer.record(name, t, t + ms / 1000, turn=job.id, track="turn")
         t += ms / 1000
-    tracer.record("voice_to_voice", job.speech_end, job.marks["audible"], turn=job.id, track="voice_to_voice")
+    tracer.record(VOICE_TO_VOICE, job.speech_end, job.marks["audible"], turn=job.id, track="voice_to_voice")
 
 
 class TurnLog:

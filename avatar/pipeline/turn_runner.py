@@ -26,6 +26,7 @@ from avatar.pipeline.stages import LoopStages
 from avatar.pipeline.turn_jobs import TurnJob, TurnJobs
 from avatar.pipeline.turn_metrics import TurnLog, record_stage_spans
 from avatar.pipeline.visitor import VisitorSession
+from avatar.stage_names import ASR
 from avatar.trace import Tracer, now
 
 log = logging.getLogger(__name__)
@@ -89,7 +90,7 @@ class TurnRunner:
     def _transcribe(self, job: TurnJob) -> Any | None:
         """The final transcript (announced); None when there is nothing to answer."""
         forced, prior = self.visitor.forced, self.visitor.prior
-        with self.tracer.span("asr", turn=job.id, speculative=job.speculative) as info:
+        with self.tracer.span(ASR, turn=job.id, speculative=job.speculative) as info:
             tr = self.stages.asr.call(lambda asr: self.recognition.final(
                 asr, job.audio, job.commit, lang=forced(), prior=prior(), cancel=job.token), job.token)
             check_transcript(tr)

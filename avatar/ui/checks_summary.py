@@ -57,6 +57,8 @@ def _headline(r: CheckReport, s: Strings) -> str:
             (f": {why}" if why else "")
     if r.vote and r.vote.get("majority"):
         return s.get("hud.vote")
+    if r.agreement is False:  # the second decode differed and the turn had no time for a third to vote
+        return s.get("hud.disagree_kept")
     return s.get("hud.agree" if r.agreement else "hud.passed")
 
 

@@ -12,6 +12,8 @@ from typing import Callable
 from avatar import events as ev
 from avatar.answer.base import CheckReport, DecodeStats
 from avatar.cancel import CancelToken
+from avatar.stage_names import (ASR, CHECKS, DECODE, ENDPOINT, OUTPUT, RETRIEVAL, TTS_FIRST_AUDIO, VOICE_TO_VOICE,
+                                check_span)
 from avatar.trace import Span, Tracer, now, sleep_until
 
 # A rough letter -> viseme table, good enough to make the demo's mouth move plausibly.
@@ -104,33 +106,33 @@ def turn_script(turn: int, spec: DemoTurn, t0: float, detected: bool = True) -> 
     for i, text in enumerate(spec.partials):
         out.append((t0 + 0.6 * (i + 1), ev.PartialTranscript(t0 + 0.6 * (i + 1), text=text, lang=spec.lang)))
     speech_end = t0 + 0.6 * (len(spec.partials) + 1)
-    t = speech_end + s["endpoint"] / 1000
+    t = speech_end + s[ENDPOINT] / 1000
     out.append((speech_end + 0.16, ev.TentativeEnd(speech_end + 0.16, audio_t=speech_end - t0)))
     out.append((t, ev.EndOfTurn(t, audio_t=speech_end - t0)))
-    out.append((t, Span("endpoint", speech_end, t, turn)))
-    asr_end = t + s["asr"] / 1000
-    out.append((asr_end, Span("asr", t, asr_end, turn)))
+    out.append((t, Span(ENDPOINT, speech_end, t, turn)))
+    asr_end = t + s[ASR] / 1000
+    out.append((asr_end, Span(ASR, t, asr_end, turn)))
     out.append((asr_end, ev.FinalTranscript(asr_end, text=spec.question, lang=spec.lang, lang_prob=0.97)))
     if detected:
         out.append((asr_end, ev.LanguageChanged(asr_end, lang=spec.lang)))
     out.append((asr_end, ev.ReplyStarted(asr_end, turn=turn, question=spec.question, lang=spec.lang)))
     t = asr_end
-    for name, ms in (("retrieval", s["retrieval"]), ("decode", s["decode"])):
+    for name, ms in ((RETRIEVAL, s[RETRIEVAL]), (DECODE, s[DECODE])):
         out.append((t + ms / 1000, Span(name, t, t + ms / 1000, turn)))
         t += ms / 1000
     checks_start = t
     for name, ms in spec.checks.items():
-        out.append((t + ms / 1000, Span(f"check.{name}", t, t + ms / 1000, turn, args={"ok": True})))
+        out.append((t + ms / 1000, Span(check_span(name), t, t + ms / 1000, turn, args={"ok": True})))
         t += ms / 1000
-    out.append((t, Span("checks", checks_start, t, turn)))
+    out.append((t, Span(CHECKS, checks_start, t, turn)))
     reply = " ".join(spec.clauses)
     out.append((t, ev.ReplyDone(t, turn=turn, text=reply, lang=spec.lang, mood=spec.mood, gesture=spec.gesture,
                                 checks=spec.check_results, decode=spec.decode)))
-    tts_end = t + s["tts_first_audio"] / 1000
-    out.append((tts_end, Span("tts_first_audio", t, tts_end, turn)))
-    audible = tts_end + s["output"] / 1000
-    out.append((audible, Span("output", tts_end, audible, turn)))
-    out.append((audible, Span("voice_to_voice", speech_end, audible, turn)))
+    tts_end = t + s[TTS_FIRST_AUDIO] / 1000
+    out.append((tts_end, Span(TTS_FIRST_AUDIO, t, tts_end, turn)))
+    audible = tts_end + s[OUTPUT] / 1000
+    out.append((audible, Span(OUTPUT, tts_end, audible, turn)))
+    out.append((audible, Span(VOICE_TO_VOICE, speech_end, audible, turn)))
     out.append((audible, ev.PlaybackStarted(audible, turn=turn)))
     clause_t = audible
     for i, clause in enumerate(spec.clauses):

@@ -11,7 +11,8 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from avatar.report import VOICE_TO_VOICE, stage_budget
+from avatar.report import stage_budget
+from avatar.stage_names import VOICE_TO_VOICE, check_of, is_check
 from avatar.ui.checks_summary import checks_summary
 from avatar.ui.hud_model import RECENT_TURNS, HudModel, StageRow, TurnRecord
 from avatar.ui.strings import Strings
@@ -101,7 +102,7 @@ class HudWidget(QWidget):
             return rows, self.ROW_H, True
         if room >= n * self.MIN_ROW_H:
             return rows, min(float(self.ROW_H), room / n), False
-        folded = [r for r in rows if not r.key.startswith("check:")]  # the checks' line sums them up
+        folded = [r for r in rows if not is_check(r.key)]  # the checks' line sums them up
         fit = max(1, int(room // self.MIN_ROW_H))
         folded = folded[:fit]
         return folded, min(float(self.ROW_H), max(float(self.MIN_ROW_H), room / max(len(folded), 1))), False
@@ -110,8 +111,8 @@ class HudWidget(QWidget):
         return self.layout_plan()[0]
 
     def label_for(self, key: str) -> str:
-        if key.startswith("check:"):
-            name = key.split(":", 1)[1]  # a part of the checks stage (an arrow, not a verdict)
+        if is_check(key):
+            name = check_of(key)  # a part of the checks stage (an arrow, not a verdict)
             return "  ↳ " + (self.strings.get(f"hud.check_names.{name}")
                              if self.strings.has(f"hud.check_names.{name}") else name)
         return self.strings.get(f"hud.stages.{key}") if self.strings.has(f"hud.stages.{key}") else key

@@ -8,7 +8,8 @@ from typing import Any, Mapping
 
 from avatar.answer.base import CheckReport, DecodeStats
 from avatar.events import TurnMetrics
-from avatar.report import VOICE_TO_VOICE, is_stage_span, stage_budget, stage_key, stage_sort_key
+from avatar.report import is_stage_span, stage_budget, stage_sort_key
+from avatar.stage_names import VOICE_TO_VOICE, is_check
 from avatar.trace import Span
 
 RECENT_TURNS = 10
@@ -18,7 +19,7 @@ RECENT_TURNS = 10
 class TurnRecord:
     turn: int
     lang: str = ""
-    stages: dict[str, float] = field(default_factory=dict)  # canonical stage key -> ms
+    stages: dict[str, float] = field(default_factory=dict)  # stage name (avatar.stage_names) -> ms
     voice_to_voice_ms: float | None = None
     decode: DecodeStats = field(default_factory=DecodeStats)
     checks: CheckReport = field(default_factory=CheckReport)
@@ -63,19 +64,18 @@ class HudModel:
         r = self._record(int(span.turn))
         if r.finished:
             return  # the metrics are authoritative once in
-        key = stage_key(span.name)
-        if key == VOICE_TO_VOICE:
+        if span.name == VOICE_TO_VOICE:
             r.voice_to_voice_ms = span.ms
         else:
-            r.stages[key] = r.stages.get(key, 0.0) + span.ms
+            r.stages[span.name] = r.stages.get(span.name, 0.0) + span.ms
         if self.current is None or r.turn >= self.current.turn:
             self.current = r
 
     def add_metrics(self, m: TurnMetrics) -> TurnRecord:
         r = self._record(m.turn)
-        stages = {stage_key(k): float(v) for k, v in m.stages.items() if v is not None}
+        stages = {k: float(v) for k, v in m.stages.items() if v is not None}
         # keep per-check spans the metrics summarise away, let the metrics win elsewhere
-        r.stages = {**{k: v for k, v in r.stages.items() if k.startswith("check:")}, **stages}
+        r.stages = {**{k: v for k, v in r.stages.items() if is_check(k)}, **stages}
         r.voice_to_voice_ms = m.voice_to_voice_ms if m.voice_to_voice_ms is not None else r.voice_to_voice_ms
         r.decode = DecodeStats.of(m.decode)
         r.checks = CheckReport.of(m.checks)

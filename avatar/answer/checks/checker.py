@@ -27,6 +27,7 @@ from avatar.answer.checks.table import CHECKS, Check
 from avatar.answer.checks.turn import CheckedAnswer, TurnChecks, VerifyFn
 from avatar.answer.checks.verdict import NO_DECLINE, SPAN_PREFIX, TRACK, is_decline
 from avatar.cancel import NEVER, CancelToken
+from avatar.stage_names import DECODE
 from avatar.trace import TRACER, Tracer, now
 
 DecodeFn = Callable[[int, frozenset], Candidate]
@@ -71,7 +72,7 @@ def check_and_choose(question: str, lang: str, facts: Sequence[Fact], decode: De
     if not c.enabled:
         cand = first
         if cand is None:
-            with tracer.span("decode", turn=turn, track="answer", variant=0, purpose="answer") as span:
+            with tracer.span(DECODE, turn=turn, track="answer", variant=0, purpose="answer") as span:
                 cand = decode(0, frozenset())
                 span["outcome"] = "ok"
         return CheckedAnswer(cand.text, cand.lang or lang, cand.mood, cand.gesture,

@@ -14,6 +14,7 @@ from avatar.answer.checks.grounding import check_grounding
 from avatar.answer.checks.policy import CostPredictor, TurnBudget
 from avatar.answer.checks.verdict import SPAN_PREFIX, TRACK, Mend, is_decline
 from avatar.cancel import CancelToken
+from avatar.stage_names import DECODE
 from avatar.trace import Tracer, now
 
 VerifyFn = Callable[[Candidate, list], Candidate]  # (candidate, content surfaces) -> only those re-decoded
@@ -77,7 +78,7 @@ class TurnChecks:
         self.cancel.raise_if_cancelled()
         t0 = self.clock()
         # the first decode belongs to the decode stage, the others to what the checks bought
-        name, track = ("decode", "answer") if purpose == "answer" else (SPAN_PREFIX + "decode", TRACK)
+        name, track = (DECODE, "answer") if purpose == "answer" else (SPAN_PREFIX + DECODE, TRACK)
         with self.tracer.span(name, turn=self.turn, track=track, variant=variant, purpose=purpose,
                               banned=len(self.banned)) as span:
             cand = self._decode(variant, self.banned) if of is None else self.verify(of, list(surfaces))

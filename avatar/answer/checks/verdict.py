@@ -7,9 +7,10 @@ from dataclasses import dataclass
 
 from avatar.answer.checks.candidate import Candidate
 from avatar.model_contract import is_decline as declines
+from avatar.stage_names import CHECK_PREFIX
 
 TRACK = "checks"
-SPAN_PREFIX = "check."  # span names the HUD and `avatar report` file under the checks budget
+SPAN_PREFIX = CHECK_PREFIX  # span names the HUD and `avatar report` file under the checks budget
 NO_DECLINE = "<sorry>"  # in `banned`: the answerer closes off the decline mood for that decode
 
 
