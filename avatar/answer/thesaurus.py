@@ -30,7 +30,8 @@ GROUPS = [
     "bus buslinie haltestelle bahn s-bahn straßenbahn tram u-bahn zug züge öpnv nahverkehr anfahrt anreise "
     "public transport train trains station underground metro tube",
     "taxi taxis taxistand cab cabs",
-    "wlan wifi wi-fi internet netz passwort hotspot password online wireless",
+    "wlan wifi wi-fi internet passwort hotspot password wireless",
+    "online internet netz web website webseite homepage onlineshop",  # booked "im Netz": online, not the wifi
     "fundbüro fundsachen verloren vergessen liegengelassen lost found property forgot forgotten missing",
     "barrierefrei rollstuhl rollstuhlgerecht rollstuhlfahrer gehbehindert rampe behindert barrierefreiheit "
     "wheelchair wheelchairs accessible accessibility disabled ramp step-free mobility",
