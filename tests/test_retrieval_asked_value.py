@@ -134,3 +134,46 @@ def test_a_fact_that_never_names_the_thing_brought_does_not_say_it_may_come(pack
 def test_speech_recognitions_whats_is_no_word_the_pack_must_know(pack):
     match = Retriever(pack).match("whats the phone number of the centre management", "en", 3)
     assert "whats" not in match.unmatched and match.coverage == 1.0
+
+
+ZOO = """
+[venue]
+name = "Tierpark Hollerbach"
+name_en = "Hollerbach Zoo"
+kind = "zoo"
+
+[[fact]]
+id = "zeiten"
+topic = "hours"
+de = "Mo–So 9–18 Uhr (Nov–Feb bis 16:30); letzter Einlass 1 Std. vor Schließung."
+en = "Mon–Sun 9 am–6 pm (Nov–Feb until 4:30 pm); last entry 1 hr before closing."
+
+[[fact]]
+id = "saison"
+topic = "hours"
+de = "Der Streichelzoo ist nur von April bis Oktober da."
+en = "The petting zoo is only there from April to October."
+
+[[fact]]
+id = "ebene2"
+topic = "rooms"
+de = "Im Eingangsgebäude: Zahnarztpraxis Dr. Weiland, Kiosk, WC."
+en = "In the entrance building: Dr Weiland's dental practice, kiosk, toilets."
+"""
+
+
+@pytest.mark.parametrize("question, lang", [
+    ("bis wann hat der zoo im winter auf", "de"),  # nothing but the venue and a season: its hours
+    ("Wann macht ihr am Wochenende auf?", "de"),
+    ("is the zoo open in winter", "en"),
+])
+def test_an_opening_question_about_the_venue_itself_gets_its_hours(tmp_path, question, lang):
+    (tmp_path / "venue.toml").write_text(ZOO, encoding="utf-8")
+    answer = RetrievalAnswerer(load_pack(tmp_path), load()).answer(question, lang)
+    assert answer.mood != "sorry" and answer.facts[0].id == "zeiten", answer.reply
+
+
+def test_an_opening_question_that_names_a_thing_is_not_the_venues_hours(tmp_path):
+    (tmp_path / "venue.toml").write_text(ZOO, encoding="utf-8")
+    answer = RetrievalAnswerer(load_pack(tmp_path), load()).answer("hat der zahnarzt am samstag auf", "de")
+    assert answer.mood == "sorry", answer.reply

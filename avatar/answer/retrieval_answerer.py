@@ -14,7 +14,7 @@ from avatar.answer.asked import asked_kind, asked_value, holds_kind, holds_value
 from avatar.answer.base import Answer, DecodeStats, HistoryTurn
 from avatar.answer.knowledge import KnowledgePack
 from avatar.answer.retrieval import Match, retriever_for
-from avatar.answer.retrieval.words import _CALENDAR
+from avatar.answer.retrieval.words import _CALENDAR, _TODAY_WORDS
 from avatar.answer.text import detect_language, words
 from avatar.cancel import NEVER, CancelToken
 from avatar.stage_names import RETRIEVAL
@@ -131,14 +131,31 @@ class RetrievalAnswerer:
             info.update(facts=[f.id for f in facts], best=_best(match), coverage=round(match.coverage, 2))
         cancel.raise_if_cancelled()
         declined = not self._confident(match)
+        venue_hours = self.venue_hours(question, lang, facts) if declined else None
+        if venue_hours is not None:  # "wann macht ihr mittwochs auf": the venue's own hours
+            facts, declined = [venue_hours] + [f for f in facts if f.id != venue_hours.id][:self.top_k - 1], False
         checks = {"retrieval": {"best": _best(match), "min_score": self.min_score,
                                 "coverage": round(match.coverage, 2), "fact_coverage": match.fact_coverage,
-                                "unmatched": list(match.unmatched), "followup": followup, "declined": declined}}
+                                "unmatched": list(match.unmatched), "followup": followup, "declined": declined,
+                                "venue_hours": venue_hours is not None}}
         if declined:
             return self._reply("decline", lang, t0, facts=facts, checks=checks)
         mood, gesture = "neutral", "point" if facts[0].topic in ("rooms", "directions") else ""
         return Answer(reply=facts[0].text, lang=lang, facts=facts, mood=mood, gesture=gesture, checks=checks,
                       decode=_decode_info(t0), source="retrieval")
+
+    def venue_hours(self, question: str, lang: str, found=()):
+        """"Wann macht ihr mittwochs auf?", "bis wann hat der Zoo im Winter auf?": an opening question
+        that names nothing but the venue and a time of the week or year asks for the venue's own hours.
+        Its words score low (they are the venue's name, cue words and days), so it would be declined:
+        the first of the retrieved facts (else of the pack) about hours that holds a time answers it.
+        None for any other question ("hat der Zahnarzt am Samstag auf" names the dentist)."""
+        if asked_value(question) != "hours" or self.retriever.names_subject(question, lang, _OPENING_FILLER):
+            return None
+        today = bool(set(words(question)) & _TODAY_WORDS)
+        usable = lambda f: (f.topic == "hours" and holds_value(f.text, "hours")
+                            and (f.id != "hours-today" or today) and f.id != "hours-special")
+        return next((f for f in found if usable(f)), None) or next((f for f in self.pack.facts(lang) if usable(f)), None)
 
     def same_subject(self, question: str, lang: str, history) -> Match | None:
         """"Is it open on Mondays?" after the café, "und wie lange sind die gültig?" after the vouchers: a
@@ -198,6 +215,8 @@ def smalltalk_kind(question: str) -> str:
     return ""
 
 
+# words of an opening question that name no subject ("wann macht ihr auf", "open during the year")
+_OPENING_FILLER = ("macht", "machen", "machst", "during", "year", "years", "jahr", "jahres", "im", "the", "of")
 _DURATION = re.compile(r"\b\d+\s*(?:min|minuten|minutes|std|stunden|hours?|hrs?|tage|days?|wochen|weeks?|"
                        r"monate|months?|jahre|years?)\b", re.IGNORECASE)
 # Words that stand for the last reply's subject ("is it open", "wie lange sind die gültig", "can I book one");
