@@ -40,6 +40,8 @@ keywords = ["Bistro", "Kaffee", "coffee"]
     ("9–12 Uhr", "9 a.m. – 12 noon"),
     ("bis 24 Uhr", "until midnight"),
     ("Seelöwen 11 + 15 Uhr", "sea lions 11 am + 3 pm"),
+    ("Nachtruhe 22–7 Uhr, Mittagsruhe 13–15 Uhr", "night quiet 10 pm–7 am, midday quiet 1 pm–3 pm"),  # a rest, no time
+    ("unter 18 um 24 Uhr", "under 18s by midnight"),
 ])
 def test_the_same_times_written_each_languages_way_agree(de, en):
     assert times(de) == times(en) and times(de)

@@ -32,7 +32,10 @@ _H12 = r"(?:1[0-2]|0?\d)(?:[:.][0-5]\d)?"
 _AMPM = re.compile(rf"(?<![\d.,:]){_H12}(?:\s*(?:–|-|to|and|,|&)\s*{_H12})*\s*(a\.?m\.?|p\.?m\.?)(?!\w)",
                    re.IGNORECASE)
 _COLON = re.compile(r"(?<![\d.,:])(2[0-4]|[01]?\d):([0-5]\d)(?!\d)")
-_NOON = re.compile(r"(?:\b12\s+)?\b(noon|midday|mittags?|midnight|mitternacht)\b", re.IGNORECASE)
+# "12 noon", "until midnight", "bis Mittag", "–Mitternacht": a time; "midday quiet" (the German writes
+# "Mittagsruhe") names a rest, not a time, and would be a false alarm
+_NOON = re.compile(r"(?:\b12\s+|\b(?:at|by|until|till|til|from|to|before|after|around|past|bis|ab|um|von|gegen|vor|nach|zu|zur)\s+|[–-]\s*)"
+                   r"(noon|midday|mittags?|midnight|mitternacht)\b", re.IGNORECASE)
 _MONEY = re.compile(r"(?:€\s*(\d+(?:[.,]\d{1,2})?)|(\d+(?:[.,]\d{1,2})?)\s*(?:€|eur\b|euro\b|euros\b))", re.IGNORECASE)
 
 

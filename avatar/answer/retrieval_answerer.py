@@ -14,7 +14,7 @@ from avatar.answer.asked import asked_kind, asked_value, holds_kind, holds_value
 from avatar.answer.base import Answer, DecodeStats, HistoryTurn
 from avatar.answer.knowledge import KnowledgePack
 from avatar.answer.retrieval import Match, retriever_for
-from avatar.answer.retrieval.words import _CALENDAR, _TODAY_WORDS
+from avatar.answer.retrieval.words import _CALENDAR, _TODAY_WORDS, source_fact
 from avatar.answer.text import detect_language, words
 from avatar.cancel import NEVER, CancelToken
 from avatar.stage_names import RETRIEVAL
@@ -237,17 +237,8 @@ def _points_back(question: str) -> bool:
 def source_of(reply: str, lang: str, facts) -> object:
     """The pack fact a reply said: the one it quotes, else the one sharing most of its content words (at
     least two); None when none does."""
-    for fact in facts:
-        if fact.text.strip() == reply.strip():
-            return fact
-    from avatar.answer.retrieval.words import analyze
-    terms = set(analyze(reply, lang))
-    best, best_n = None, 1
-    for fact in facts:
-        n = len(terms & set(analyze(fact.text, lang)))
-        if n > best_n:
-            best, best_n = fact, n
-    return best
+    quoted = next((f for f in facts if f.text.strip() == reply.strip()), None)
+    return quoted if quoted is not None else source_fact(reply, lang, facts)
 
 
 def _is_elliptic(question: str) -> bool:

@@ -20,7 +20,7 @@ from typing import Callable, Sequence
 
 from avatar.answer.asked import asked_kind, holds_kind
 from avatar.answer.base import Fact
-from avatar.answer.retrieval.words import _CUE_TERMS, STOPWORDS, analyze, holds_part
+from avatar.answer.retrieval.words import _CUE_TERMS, STOPWORDS, analyze, holds_part, source_fact  # noqa: F401 (re-exported)
 from avatar.answer.text import words
 from avatar.answer.thesaurus import siblings
 
@@ -134,17 +134,6 @@ def _sentence(text: str) -> str:
     text = text.strip()
     text = text[:1].upper() + text[1:]
     return text if text[-1:] in ".!?)" else text + "."
-
-
-def source_fact(reply: str, lang: str, facts: Sequence[Fact]) -> Fact | None:
-    """The fact a reply was taken from: the one sharing most of its content words (None when none shares two)."""
-    terms = set(analyze(reply, lang))
-    best, best_n = None, 1
-    for fact in facts:
-        n = len(terms & set(analyze(fact.text, lang)))
-        if n > best_n:
-            best, best_n = fact, n
-    return best
 
 
 _DANGLING = {"de": frozenset("der die das den dem des ein eine einen einem im in am an auf zu zum zur mit von vom bei "

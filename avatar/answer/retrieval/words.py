@@ -148,3 +148,14 @@ def forget_words() -> None:
     caches; the packs' indexes keep their own terms, so nothing of the venue is lost."""
     _stem.cache_clear()
     _everyday_zipf.cache_clear()
+
+
+def source_fact(reply: str, lang: str, facts):
+    """The fact a reply was taken from: the one sharing most of its content words (None when none shares two)."""
+    terms = set(analyze(reply, lang))
+    best, best_n = None, 1
+    for fact in facts:
+        n = len(terms & set(analyze(fact.text, lang)))
+        if n > best_n:
+            best, best_n = fact, n
+    return best
