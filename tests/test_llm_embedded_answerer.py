@@ -17,7 +17,7 @@ def model_dir(tmp_path_factory):
 
 def answerer(model_dir, checks=True):
     cfg = config.load(None, [f"llm.model={model_dir}", "llm.threads=1", f"checks.enabled={str(checks).lower()}",
-                             "llm.gen_length=24"])
+                             "llm.gen_length=24", "llm.max_ms=0"])  # no time limit: plumbing, on any box
     return DiffusionAnswerer(cfg, load_knowledge(cfg), Tracer())
 
 
@@ -128,3 +128,27 @@ def test_an_edited_pack_is_read_at_the_next_answer_and_its_fallback_follows(mode
     assert "12 €" in facts[0].text
     reply = a.answer("Was kostet der Eintritt für Erwachsene?", "de").reply
     assert "9 €" not in reply  # whatever it says, never the price the operator took out
+
+
+def test_a_decode_past_its_time_limit_is_replaced_by_what_retrieval_says(model_dir, monkeypatch):
+    """llm.max_ms: the reply would come too late; the visitor hears the retrieval answer, the record says why,
+    and warm-up (which pays torch's set-up) is not stopped by it."""
+    from avatar.llm import engine
+
+    a = answerer(model_dir, checks=True)
+    a.options = __import__("dataclasses").replace(a.options, max_ms=1.0)
+    real_now = engine.now
+    clock = {"t": 0.0}
+
+    def slow_now():  # every step seems to take 10 ms
+        clock["t"] += 0.01
+        return clock["t"]
+
+    monkeypatch.setattr(engine, "now", slow_now)
+    a.warmup()  # no DecodeOverBudget escapes
+    ans = a.answer("How much is admission?", "en")
+    monkeypatch.setattr(engine, "now", real_now)
+    said = a.skills.answer("How much is admission?", "en")
+    assert ans.source == "fallback" and ans.reply == said.reply
+    assert ans.checks.fallback == "retrieval:decode_over_budget" and ans.checks.fallback_used
+    assert ans.facts and ans.decode.answer_ms is not None

@@ -238,3 +238,37 @@ def test_first_positions_are_committed_in_the_first_step(models):
     first = seen[0]
     assert first[5] != lm.mask_token_id  # decided first, whatever its confidence
     assert sum(t != lm.mask_token_id for t in first) == 1  # one per step otherwise
+
+
+@pytest.mark.parametrize("name", ["avatar-mdlm", "modernbert"])
+def test_a_decode_past_its_time_limit_stops(models, name, monkeypatch):
+    """llm.max_ms: a decode still running after the limit raises DecodeOverBudget at its next step."""
+    from avatar.llm import engine
+    from avatar.llm.engine import DecodeOverBudget
+
+    lm = models[name]
+    clock = iter(range(0, 10_000, 50))  # every reading of the clock is 50 ms later
+    monkeypatch.setattr(engine, "now", lambda: next(clock) / 1000.0)
+    with pytest.raises(DecodeOverBudget, match="llm.max_ms = 120"):
+        lm.generate(prompt(lm), replace(OPTS, max_ms=120, threshold=1.0))
+    monkeypatch.undo()
+    assert lm.generate(prompt(lm), replace(OPTS, max_ms=0)).tokens > 0  # 0: no limit
+
+
+def test_the_ar_twin_keeps_the_same_time_limit(monkeypatch):
+    from avatar.llm import ar_engine, engine
+    from avatar.llm.engine import check_budget
+
+    clock = iter([0.0, 0.5, 0.5])
+    monkeypatch.setattr(engine, "now", lambda: next(clock))
+    t0 = engine.now()
+    with pytest.raises(engine.DecodeOverBudget):
+        check_budget(replace(OPTS, max_ms=100), t0, 3)
+    assert ar_engine.check_budget is check_budget
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), -1.0])
+def test_a_time_limit_that_is_no_number_of_ms_is_refused(value):
+    from avatar.errors import ConfigError
+    with pytest.raises(ConfigError, match="max_ms"):
+        replace(OPTS, max_ms=value)

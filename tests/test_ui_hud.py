@@ -202,3 +202,10 @@ def test_the_hud_fits_the_kiosk_window_at_1280x800(qtbot, cfg, lang, record, tmp
     assert shot.width() == 1280 and shot.height() == 800 and shot.save(str(tmp_path / "hud.png"))
     window.resize(1280, 560)  # a shorter window: the panel shrinks with it (the recent-turns chart goes first)
     assert window.rect().contains(window.hud.geometry())
+
+
+def test_checks_summary_says_when_the_decode_ran_past_its_budget():
+    over = CheckReport(enabled=True, fallback_used=True, fallback="retrieval:decode_over_budget",
+                       retrieval_backed={"declined": False})
+    assert checks_summary(over, load_strings("en")) == "replaced by the retrieval answer: decode over its budget"
+    assert checks_summary(over, load_strings("de")) == "ersetzt durch die Antwort der Suche: Dekodieren über dem Budget"

@@ -119,9 +119,14 @@ class DiffusionAnswerer:
     def warmup(self) -> None:
         """One decode per language now, so the first visitor does not pay torch's lazy set-up."""
         self.retriever.prepare(tuple(self.cfg.general.languages), background=True)
+        from avatar.llm.engine import DecodeOverBudget
+
         for lang in self.cfg.general.languages:
             facts = self.retrieve("warmup", lang)
-            self.decode_candidate("warmup", lang, facts)
+            try:
+                self.decode_candidate("warmup", lang, facts)
+            except DecodeOverBudget:
+                pass  # the first decode pays torch's set-up: slow by nature, and no visitor waits for it
         checks = _checks_module() if self.cfg.checks.enabled else None
         if checks is not None and hasattr(checks, "warmup"):
             checks.warmup(tuple(self.cfg.general.languages))
@@ -154,6 +159,21 @@ class DiffusionAnswerer:
         with self.tracer.span(RETRIEVAL, turn=turn, track="answer") as span:
             facts = self.retrieve(question, lang, history)
             span["facts"] = len(facts)
+        from avatar.llm.engine import DecodeOverBudget
+
+        try:
+            return self._decode_and_check(question, lang, history, cancel, turn, facts, t0)
+        except DecodeOverBudget as exc:  # too late to be worth waiting for: what retrieval says
+            log.info("%s: the retrieval answer is said", exc)
+            said = self.skills.answer(question, lang, list(history), cancel, turn)
+            said.checks = replace(said.checks, enabled=True, fallback_used=True, fallback="retrieval:decode_over_budget",
+                                  retrieval_backed=said.checks.retrieval or {})
+            said.decode = DecodeStats(ms=round(self.options.max_ms, 2), answer_ms=round((now() - t0) * 1000.0, 2))
+            said.facts, said.source = facts, "fallback"
+            return said
+
+    def _decode_and_check(self, question, lang, history, cancel, turn, facts, t0) -> Answer:
+        """The first decode, then the checks (re-decodes, fallbacks) on it."""
         decode = lambda variant, banned_ids=(): self.decode_candidate(question, lang, facts, history, variant,
                                                                       banned_ids, cancel)
         with self.tracer.span(DECODE, turn=turn, track="llm", variant=0) as span:

@@ -259,7 +259,9 @@ def _run(models, cases, cfg, budgets, tables_from, progress) -> dict[str, Any]:
         if key not in cache:
             for k in [k for k in cache if k[0] == name and k[1] == mode]:
                 del cache[k]  # one pack at a time per model and mode
-            answerer = DiffusionAnswerer(cfg.with_overrides(overrides), case.pack, Tracer(), lm=lms[name])
+            # no llm.max_ms: the comparison times every decode whole (its budgets are its own, --budget-ms)
+            answerer = DiffusionAnswerer(cfg.with_overrides({"llm.max_ms": 0.0, **overrides}), case.pack, Tracer(),
+                                         lm=lms[name])
             if case.facts is not None:  # held-out: the example's facts are the prompt, as evaluate.py has them
                 answerer.retrieve = lambda question, lang, history=(), facts=case.facts: list(facts)
             cache[key] = answerer

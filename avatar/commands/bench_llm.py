@@ -35,7 +35,7 @@ def run(args, cfg) -> int:
 
     lm = load_model(args.model or cfg.llm.model, family=args.family or cfg.llm.family or None,
                     device=cfg.llm.device, threads=cfg.llm.threads, dtype=cfg.llm.dtype)
-    base = DecodeOptions.from_config(cfg.llm, repetition_guard=not args.no_guard)
+    base = DecodeOptions.from_config(cfg.llm, repetition_guard=not args.no_guard, max_ms=0.0)  # timed, never cut
     report = run_llm_bench(lm, base, threads=cfg.llm.threads, repeats=args.repeats, n_prompts=args.prompts,
                            sweep=tuple(float(v) for v in args.sweep.split(",") if v.strip()))
     print_report(report)

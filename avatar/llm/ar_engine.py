@@ -19,7 +19,7 @@ import torch
 
 from avatar.cancel import NEVER, CancelToken
 from avatar.llm.engine import (Block, BlockCloser, DecodeOptions, DecodeSummary, DecodingLM, StepObserver,
-                               _confidence, decode_inputs, end_stopped_groups)
+                               _confidence, check_budget, decode_inputs, end_stopped_groups)
 from avatar.trace import now
 
 
@@ -45,6 +45,7 @@ def decode(lm: DecodingLM, prompt_ids: Sequence[int] | torch.Tensor, options: De
             if int(x[0, i]) != mask_id:
                 continue  # fixed or already filled: it is fed with the next pass
             cancel.raise_if_cancelled()
+            check_budget(options, t0, steps)
             inputs = torch.cat([torch.tensor([[model.config.bos_token_id]], device=device), x[:, :-1]], dim=1)
             logits = model._reply_logits(inputs[:, fed:i + 1], cache, past)[0, -1:].to(torch.float32, copy=True)
             fed = i + 1

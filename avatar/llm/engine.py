@@ -39,6 +39,18 @@ class DecodingLM(Protocol):
     def decode_text(self, ids: Sequence[int]) -> str: ...
 
 
+class DecodeOverBudget(Exception):
+    """A decode ran past `DecodeOptions.max_ms`: its reply would come later than it is worth waiting for
+    (the answerer says what retrieval says instead)."""
+
+
+def check_budget(options: "DecodeOptions", t0: float, steps: int) -> None:
+    """Raise DecodeOverBudget when a decode started at `t0` has run longer than `options.max_ms`."""
+    if options.max_ms > 0 and (now() - t0) * 1000.0 > options.max_ms:
+        raise DecodeOverBudget(f"decode stopped after {(now() - t0) * 1000.0:.0f} ms and {steps} steps "
+                               f"(llm.max_ms = {options.max_ms:g})")
+
+
 CONFIDENCES = ("prob", "margin", "entropy")
 ORDERS = ("confidence", "left_to_right", "random")
 
@@ -59,6 +71,7 @@ class DecodeOptions:
     logit_bias: tuple[tuple[int, float], ...] = ()  # (token id, nats added to its logit at every position)
     first_positions: tuple[int, ...] = ()  # answer positions committed in their block's first step, whatever
                                            # their confidence (the reply's kind before its words)
+    max_ms: float = 0.0           # > 0: a decode still running after this long stops (DecodeOverBudget)
 
     def __post_init__(self) -> None:
         if self.gen_length < 1 or self.block_length < 1:
@@ -67,6 +80,8 @@ class DecodeOptions:
             raise ConfigError(f"confidence must be one of {', '.join(CONFIDENCES)}, got {self.confidence!r}")
         if self.order not in ORDERS:
             raise ConfigError(f"order must be one of {', '.join(ORDERS)}, got {self.order!r}")
+        if not (math.isfinite(self.max_ms) and self.max_ms >= 0):
+            raise ConfigError(f"max_ms must be 0 (no limit) or a positive number of milliseconds, got {self.max_ms!r}")
 
     @classmethod
     def from_config(cls, llm: Any, **overrides: Any) -> "DecodeOptions":
@@ -228,6 +243,7 @@ def decode(lm: DecodingLM, prompt_ids: Sequence[int] | torch.Tensor, options: De
         step = 0
         while (masked := x[0, start:end] == mask_id).any():
             cancel.raise_if_cancelled()
+            check_budget(options, t0, steps)
             logits = source.logits(x, start, end).to(torch.float32, copy=True)  # banned ids are set in place
             steps += 1
             if bias_ids.numel():

@@ -151,8 +151,9 @@ def run_eval(lm, n: int, options: DecodeOptions, seed: int = 1, baseline: bool =
 
 
 def options_for(cfg, lm) -> DecodeOptions:
-    """The configured decode options, with the answer window capped at what the model was trained on."""
-    opts = DecodeOptions.from_config(cfg.llm)
+    """The configured decode options, with the answer window capped at what the model was trained on, and
+    no time limit (llm.max_ms): the model's own replies are scored, however long they took."""
+    opts = DecodeOptions.from_config(cfg.llm, max_ms=0.0)
     limit = int(getattr(lm.model.config, "max_answer_len", opts.gen_length))
     return replace(opts, gen_length=min(opts.gen_length, limit), **PromptCodec(lm.tokenizer).decision_options(cfg.llm))
 
