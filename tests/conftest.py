@@ -18,3 +18,14 @@ def _default_model_tables():
     use_model_folder(None)
     yield
     use_model_folder(None)
+
+
+@pytest.fixture
+def pack_from(tmp_path):
+    """A knowledge pack loaded from venue.toml text written into the test's folder."""
+    from avatar.answer.knowledge import load_pack
+
+    def write(text: str):
+        (tmp_path / "venue.toml").write_text(text, encoding="utf-8")
+        return load_pack(tmp_path)
+    return write

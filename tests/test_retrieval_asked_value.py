@@ -4,7 +4,6 @@ floor list for the dentist's opening hours. And "can I bring my dog" asks whethe
 import pytest
 
 from avatar.answer.asked import asked_focus, asked_value, holds_value
-from avatar.answer.knowledge import load_pack
 from avatar.answer.retrieval import Retriever
 from avatar.answer.retrieval_answerer import RetrievalAnswerer
 from avatar.config import load
@@ -54,9 +53,8 @@ en = "Centre management: phone 0571 48 39 20, info@lindenhof.de."
 
 
 @pytest.fixture
-def pack(tmp_path):
-    (tmp_path / "venue.toml").write_text(PACK, encoding="utf-8")
-    return load_pack(tmp_path)
+def pack(pack_from):
+    return pack_from(PACK)
 
 
 @pytest.mark.parametrize("question, kind", [
@@ -167,13 +165,11 @@ en = "In the entrance building: Dr Weiland's dental practice, kiosk, toilets."
     ("Wann macht ihr am Wochenende auf?", "de"),
     ("is the zoo open in winter", "en"),
 ])
-def test_an_opening_question_about_the_venue_itself_gets_its_hours(tmp_path, question, lang):
-    (tmp_path / "venue.toml").write_text(ZOO, encoding="utf-8")
-    answer = RetrievalAnswerer(load_pack(tmp_path), load()).answer(question, lang)
+def test_an_opening_question_about_the_venue_itself_gets_its_hours(pack_from, question, lang):
+    answer = RetrievalAnswerer(pack_from(ZOO), load()).answer(question, lang)
     assert answer.mood != "sorry" and answer.facts[0].id == "zeiten", answer.reply
 
 
-def test_an_opening_question_that_names_a_thing_is_not_the_venues_hours(tmp_path):
-    (tmp_path / "venue.toml").write_text(ZOO, encoding="utf-8")
-    answer = RetrievalAnswerer(load_pack(tmp_path), load()).answer("hat der zahnarzt am samstag auf", "de")
+def test_an_opening_question_that_names_a_thing_is_not_the_venues_hours(pack_from):
+    answer = RetrievalAnswerer(pack_from(ZOO), load()).answer("hat der zahnarzt am samstag auf", "de")
     assert answer.mood == "sorry", answer.reply

@@ -3,7 +3,6 @@ reply was about: that fact answers when it holds the kind of value asked; a new 
 import pytest
 
 from avatar.answer.base import HistoryTurn
-from avatar.answer.knowledge import load_pack
 from avatar.answer.retrieval_answerer import RetrievalAnswerer, source_of
 from avatar.config import load
 
@@ -46,10 +45,8 @@ en = "Public guided tour on Sundays at 11 am at the main gate, about 60 minutes.
 
 
 @pytest.fixture
-def answerer(tmp_path):
-    (tmp_path / "venue.toml").write_text(PACK, encoding="utf-8")
-    pack = load_pack(tmp_path)
-    return RetrievalAnswerer(pack, load(env={}))
+def answerer(pack_from):
+    return RetrievalAnswerer(pack_from(PACK), load(env={}))
 
 
 def _after(answerer, lang, said_about, question):

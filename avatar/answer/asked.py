@@ -185,8 +185,11 @@ _PRICE_ASKED = ("kostet", "kosten", "preis", "preise", "gebühr", "gebühren", "
 _OPEN_STARTS = frozenset("hat habt haben macht machen wann bis ab ist sind".split())
 _OPEN_ASKED = ("offen", "geöffnet", "öffnet", "schließt", "öffnungszeiten", "open", "opens", "close", "closes",
                "opening hours")
-_OPEN_HELD = re.compile(r"\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}\s*(?:uhr|h|am|pm|noon)\b|\b\d{1,2}\s*[–-]\s*\d{1,2}\b|"
-                        r"geschlossen|geschl|closed|ruhetag|täglich|daily|rund um die uhr|24/7|24 h|24 std", re.IGNORECASE)
+# what answers an opening question: the times `holds_kind` reads, and "12 noon", "geschl.", "Ruhetag", "24 Std."
+_OPEN_HELD = re.compile(_TIME.pattern + r"|\b\d{1,2}\s*noon\b|geschl|ruhetag|24 std", re.IGNORECASE)
+# how long something lasts or holds ("gültig 3 Jahre", "60 Min.", "valid for 2 years"): answers "wie lange"
+_DURATION = re.compile(r"\b\d+\s*(?:min|minuten|minutes|std|stunden|hours?|hrs?|tage|days?|wochen|weeks?|"
+                       r"monate|months?|jahre|years?)\b", re.IGNORECASE)
 
 
 def asked_value(question: str) -> str:
@@ -205,6 +208,11 @@ def asked_value(question: str) -> str:
     if opening or any(f" {c} " in text for c in _OPEN_ASKED):
         return "hours"
     return ""
+
+
+def holds_duration(text: str) -> bool:
+    """The text says how long something lasts ("3 Jahre gültig", "about 60 minutes")."""
+    return bool(_DURATION.search(text))
 
 
 def holds_value(text: str, kind: str) -> bool:

@@ -10,7 +10,7 @@ import re
 from dataclasses import replace
 from datetime import datetime
 
-from avatar.answer.asked import asked_kind, asked_value, holds_kind, holds_value
+from avatar.answer.asked import asked_kind, asked_value, holds_duration, holds_kind, holds_value
 from avatar.answer.base import Answer, DecodeStats, HistoryTurn
 from avatar.answer.knowledge import KnowledgePack
 from avatar.answer.retrieval import Match, retriever_for
@@ -173,7 +173,7 @@ class RetrievalAnswerer:
         value = asked_value(question)
         if kind not in ("time", "price") and not value:
             return None  # "und wo ist der Saal": a new thing, not more about the last one
-        held = holds_kind(previous.text, kind) or (kind == "time" and bool(_DURATION.search(previous.text)))
+        held = holds_kind(previous.text, kind) or (kind == "time" and holds_duration(previous.text))
         if not held or (value and not holds_value(previous.text, value)):
             return None
         own = self.retriever.match(f"{previous.text} {question}", lang, self.top_k)
@@ -217,8 +217,6 @@ def smalltalk_kind(question: str) -> str:
 
 # words of an opening question that name no subject ("wann macht ihr auf", "open during the year")
 _OPENING_FILLER = ("macht", "machen", "machst", "during", "year", "years", "jahr", "jahres", "im", "the", "of")
-_DURATION = re.compile(r"\b\d+\s*(?:min|minuten|minutes|std|stunden|hours?|hrs?|tage|days?|wochen|weeks?|"
-                       r"monate|months?|jahre|years?)\b", re.IGNORECASE)
 # Words that stand for the last reply's subject ("is it open", "wie lange sind die gültig", "can I book one");
 # "die" and "das" are articles too, so the follow-up must also hold every specific word it asks about.
 _POINTERS = frozenset("it its it's them they one ones es dafür davon damit dazu dort die das".split())
