@@ -40,6 +40,7 @@ _RANGES: dict[str, tuple[float, float]] = {
     "llm.threshold": (0.0, 1.0),
     "llm.temperature": (0.0, 10.0),
     "llm.decline_bias": (-10.0, 10.0),
+    "llm.min_familiarity": (0.0, 1.0),
     "audio.frame_ms": (10, 30),
     "llm.gen_length": (1, 4096),
     "llm.block_length": (1, 4096),

@@ -152,3 +152,41 @@ def test_a_decode_past_its_time_limit_is_replaced_by_what_retrieval_says(model_d
     assert ans.source == "fallback" and ans.reply == said.reply
     assert ans.checks.fallback == "retrieval:decode_over_budget" and ans.checks.fallback_used
     assert ans.facts and ans.decode.answer_ms is not None
+
+
+def test_a_best_fact_unlike_the_training_is_said_by_retrieval_without_a_decode(model_dir, monkeypatch):
+    """llm.min_familiarity: a fact whose word pairs the model never saw gets no decode (the checks would
+    replace its reply); a familiar one, or the gate at 0, is decoded as before."""
+    from avatar.answer.checks import lexicon
+
+    a = answerer(model_dir, checks=True)
+    question = "How much is admission?"
+    best = a.retrieve(question, "en")[0]
+    decodes = []
+    real_infill = a.lm.infill
+    monkeypatch.setattr(a.lm, "infill", lambda *args, **kw: decodes.append(1) or real_infill(*args, **kw))
+
+    monkeypatch.setattr(lexicon, "corpus_pairs", lambda: frozenset({("nothing", "known")}))
+    assert a.familiarity([best]) == 0.0 and a.familiarity([]) is None
+    ans = a.answer(question, "en")
+    assert decodes == [] and ans.source == "fallback"
+    assert ans.reply == a.skills.answer(question, "en").reply
+    assert ans.checks.fallback == "retrieval:unfamiliar" and ans.checks.fallback_used and ans.decode.ms == 0
+
+    monkeypatch.setattr(lexicon, "corpus_pairs", lambda: frozenset(lexicon.word_pairs(best.text)))
+    assert a.familiarity([best]) == 1.0
+    a.answer(question, "en")
+    assert decodes, "a familiar fact is decoded"
+
+    decodes.clear()
+    monkeypatch.setattr(lexicon, "corpus_pairs", lambda: frozenset({("nothing", "known")}))
+    a.cfg = config.load(None, [f"llm.model={model_dir}", "llm.max_ms=0", "llm.min_familiarity=0"])
+    a.answer(question, "en")
+    assert decodes, "the gate at 0 decodes every question"
+
+
+def test_without_the_models_tables_familiarity_is_unknown_and_every_question_is_decoded(monkeypatch):
+    from avatar.answer.checks import lexicon
+
+    monkeypatch.setattr(lexicon, "corpus_pairs", lambda: frozenset())
+    assert lexicon.familiarity("Der Eintritt kostet 9 €.") is None

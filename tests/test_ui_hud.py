@@ -209,3 +209,12 @@ def test_checks_summary_says_when_the_decode_ran_past_its_budget():
                        retrieval_backed={"declined": False})
     assert checks_summary(over, load_strings("en")) == "replaced by the retrieval answer: decode over its budget"
     assert checks_summary(over, load_strings("de")) == "ersetzt durch die Antwort der Suche: Dekodieren über dem Budget"
+
+
+def test_checks_summary_says_when_the_facts_were_too_unlike_the_training_for_a_decode():
+    unfamiliar = CheckReport(enabled=True, fallback_used=True, fallback="retrieval:unfamiliar",
+                             retrieval_backed={"declined": False})
+    assert checks_summary(unfamiliar, load_strings("en")) == \
+        "replaced by the retrieval answer: facts unlike the model's training"
+    assert checks_summary(unfamiliar, load_strings("de")) == \
+        "ersetzt durch die Antwort der Suche: Fakten anders als im Training des Modells"

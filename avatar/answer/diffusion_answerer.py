@@ -161,16 +161,39 @@ class DiffusionAnswerer:
             span["facts"] = len(facts)
         from avatar.llm.engine import DecodeOverBudget
 
+        familiar = self.familiarity(facts) if self.cfg.checks.enabled else None  # checks off: the model's own reply
+        if familiar is not None and familiar < self.cfg.llm.min_familiarity:
+            # the best fact reads unlike anything the model learned to phrase: its reply would be
+            # replaced by the checks (docs/MODEL.md), so no decode is spent on it
+            log.debug("best fact %.2f familiar to the model (< %.2f): the retrieval answer is said",
+                      familiar, self.cfg.llm.min_familiarity)
+            return self._said_by_retrieval(question, lang, history, cancel, turn, facts, t0, "unfamiliar", 0.0)
         try:
             return self._decode_and_check(question, lang, history, cancel, turn, facts, t0)
         except DecodeOverBudget as exc:  # too late to be worth waiting for: what retrieval says
             log.info("%s: the retrieval answer is said", exc)
-            said = self.skills.answer(question, lang, list(history), cancel, turn)
-            said.checks = replace(said.checks, enabled=True, fallback_used=True, fallback="retrieval:decode_over_budget",
-                                  retrieval_backed=said.checks.retrieval or {})
-            said.decode = DecodeStats(ms=round(self.options.max_ms, 2), answer_ms=round((now() - t0) * 1000.0, 2))
-            said.facts, said.source = facts, "fallback"
-            return said
+            return self._said_by_retrieval(question, lang, history, cancel, turn, facts, t0, "decode_over_budget",
+                                           self.options.max_ms)
+
+    @staticmethod
+    def familiarity(facts: Sequence[Fact]) -> float | None:
+        """How much the prompt's first fact reads like the model's training (the share of its word
+        pairs the checks tables hold); None when there is no fact or the model folder has no tables."""
+        if not facts:
+            return None
+        from avatar.answer.checks.lexicon import familiarity
+
+        return familiarity(facts[0].text)
+
+    def _said_by_retrieval(self, question, lang, history, cancel, turn, facts, t0, reason: str,
+                           decode_ms: float) -> Answer:
+        """What the retrieval answerer says, marked as the model's reply replaced (`reason`)."""
+        said = self.skills.answer(question, lang, list(history), cancel, turn)
+        said.checks = replace(said.checks, enabled=True, fallback_used=True, fallback=f"retrieval:{reason}",
+                              retrieval_backed=said.checks.retrieval or {})
+        said.decode = DecodeStats(ms=round(decode_ms, 2), answer_ms=round((now() - t0) * 1000.0, 2))
+        said.facts, said.source = facts, "fallback"
+        return said
 
     def _decode_and_check(self, question, lang, history, cancel, turn, facts, t0) -> Answer:
         """The first decode, then the checks (re-decodes, fallbacks) on it."""

@@ -38,6 +38,17 @@ def corpus_pairs() -> frozenset[tuple[str, str]]:
     return tables.pairs if tables is not None else frozenset()
 
 
+def familiarity(text: str) -> float | None:
+    """The share of the text's adjacent word pairs that the model saw in training (the checks
+    tables' pairs): how much a fact reads like what the model learned to phrase. None without the
+    tables (a model this project did not train: nothing is known of its training)."""
+    known = corpus_pairs()
+    if not known:
+        return None
+    pairs = word_pairs(text)
+    return sum(p in known for p in pairs) / len(pairs) if pairs else 1.0
+
+
 def unknown_pairs(reply: str, context: Iterable[str]) -> list[str]:
     """Adjacent word pairs of the reply found neither in the corpus nor in the context: words the
     model strung together in an order it never saw ("If is is help is"). None without the tables."""
