@@ -42,6 +42,8 @@ keywords = ["Bistro", "Kaffee", "coffee"]
     ("Seelöwen 11 + 15 Uhr", "sea lions 11 am + 3 pm"),
     ("Nachtruhe 22–7 Uhr, Mittagsruhe 13–15 Uhr", "night quiet 10 pm–7 am, midday quiet 1 pm–3 pm"),  # a rest, no time
     ("unter 18 um 24 Uhr", "under 18s by midnight"),
+    ("Vorführungen Di–So 11 / 14 / 16 / 19:30 Uhr", "Shows Tue–Sun 11:00 / 14:00 / 16:00 / 19:30"),  # a sign's hours
+    ("Führungen 11 / 14 / 16 Uhr", "tours 11 am / 2 / 4 pm"),
 ])
 def test_the_same_times_written_each_languages_way_agree(de, en):
     assert times(de) == times(en) and times(de)
@@ -49,6 +51,36 @@ def test_the_same_times_written_each_languages_way_agree(de, en):
 
 def test_prices_are_read_however_they_are_written():
     assert prices("4 € / Tag; 3,50 €; 2 EUR") == prices("€4 a day; 3.50 €; 2 euros") == {"4", "3.5", "2"}
+
+
+def test_a_formal_price_with_the_currency_first_is_read_and_a_paper_size_is_no_price(tmp_path):
+    de, en = "Papierkopie DIN A4 0,50 EUR, DIN A3 1,00 EUR", "paper copy A4 EUR 0.50, A3 EUR 1.00"
+    assert prices(de) == prices(en) == {"0.5", "1"}
+    assert _problems(tmp_path, de, en) == []
+    assert _problems(tmp_path, "Kopie 0,50 EUR", "copy EUR 0.60") == ["prices"]  # a real difference still is one
+
+
+def test_bare_german_hours_before_a_final_uhr_are_read(tmp_path):
+    de, en = "Vorführungen Di–So 11 / 14 / 16 / 19:30 Uhr", "Shows Tue–Sun 11:00 / 14:00 / 16:00 / 19:30"
+    assert _problems(tmp_path, de, en) == []
+    assert _problems(tmp_path, "Vorführungen 11 / 14 / 16 Uhr", "Shows 11:00 / 15:00 / 16:00") == ["times"]
+
+
+def _problems(folder, de, en):
+    """The kinds of problem check-pack reports for a pack of one fact."""
+    (folder / "venue.toml").write_text(f'''[venue]
+name = "Test"
+kind = "museum"
+
+[[fact]]
+id = "f"
+topic = "prices"
+de = "{de}"
+en = "{en}"
+keywords = ["f"]
+''', encoding="utf-8")
+    return [kind for f in check_pack(load_pack(folder)) if f.level == "problem"
+            for kind in ("times", "prices") if kind in f.message]
 
 
 def test_a_fact_whose_languages_give_different_times_or_prices_is_a_problem(tmp_path, capsys):

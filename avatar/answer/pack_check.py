@@ -25,18 +25,22 @@ SHARED_KEYWORD_FACTS = 4  # a keyword on this many facts no longer points to one
 
 _T = r"(?:2[0-4]|[01]?\d)(?:[:.][0-5]\d)?"  # an hour, maybe with minutes
 # German hours end in "Uhr" (or "h"); the numbers before it in a run belong to it: "8–12 Uhr",
-# "von 8 bis 18 Uhr", "um 11, 13 und 15 Uhr", "11 + 15 Uhr".
-_UHR_RUN = re.compile(rf"(?<![\d.,:]){_T}(?:\s*(?:–|-|bis|,|und|\+|&)\s*{_T})*\s*(?:uhr|h)\b", re.IGNORECASE)
+# "von 8 bis 18 Uhr", "um 11, 13 und 15 Uhr", "11 + 15 Uhr", a sign's "11 / 14 / 16 / 19:30 Uhr".
+_UHR_RUN = re.compile(rf"(?<![\d.,:]){_T}(?:\s*(?:–|-|bis|,|und|\+|&|/)\s*{_T})*\s*(?:uhr|h)\b", re.IGNORECASE)
 _H12 = r"(?:1[0-2]|0?\d)(?:[:.][0-5]\d)?"
-# English hours carry am/pm, and a run shares the last one: "from 8 to 10 am", "11, 1 and 3 pm".
-_AMPM = re.compile(rf"(?<![\d.,:]){_H12}(?:\s*(?:–|-|to|and|,|&)\s*{_H12})*\s*(a\.?m\.?|p\.?m\.?)(?!\w)",
+# English hours carry am/pm, and a run shares the last one: "from 8 to 10 am", "11, 1 and 3 pm",
+# "11 / 2 / 4 pm".
+_AMPM = re.compile(rf"(?<![\d.,:]){_H12}(?:\s*(?:–|-|to|and|,|&|/)\s*{_H12})*\s*(a\.?m\.?|p\.?m\.?)(?!\w)",
                    re.IGNORECASE)
 _COLON = re.compile(r"(?<![\d.,:])(2[0-4]|[01]?\d):([0-5]\d)(?!\d)")
 # "12 noon", "until midnight", "bis Mittag", "–Mitternacht": a time; "midday quiet" (the German writes
 # "Mittagsruhe") names a rest, not a time, and would be a false alarm
 _NOON = re.compile(r"(?:\b12\s+|\b(?:at|by|until|till|til|from|to|before|after|around|past|bis|ab|um|von|gegen|vor|nach|zu|zur)\s+|[–-]\s*)"
                    r"(noon|midday|mittags?|midnight|mitternacht)\b", re.IGNORECASE)
-_MONEY = re.compile(r"(?:€\s*(\d+(?:[.,]\d{1,2})?)|(\d+(?:[.,]\d{1,2})?)\s*(?:€|eur\b|euro\b|euros\b))", re.IGNORECASE)
+# The currency before the amount ("€9", a formal "EUR 0.50") or after it ("9 €", "0,50 EUR", "2 euros");
+# an amount must stand on its own: the "3" of a paper size "A3 EUR 1.00" is no price.
+_MONEY = re.compile(r"(?:(?:€|\beur\b)\s*(\d+(?:[.,]\d{1,2})?)|(?<![\w.,])(\d+(?:[.,]\d{1,2})?)\s*(?:€|eur\b|euro\b|euros\b))",
+                    re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -89,7 +93,8 @@ def times(text: str) -> set[str]:
 
 
 def prices(text: str) -> set[str]:
-    """The amounts of money a text gives, in euros, one way: "9 €", "€9", "9,00 €" -> "9"; "3,50 €" -> "3.5".
+    """The amounts of money a text gives, in euros, one way: "9 €", "€9", "9,00 €" -> "9"; "3,50 €",
+    "EUR 3.50" -> "3.5"; "A3 EUR 1.00" -> "1" (a paper size is no price).
     (Not the answer checks' reader, checks/content.py: it also takes a coin's size for a price, "a 1 euro
     coin", which the German text writes "1-€-Münze", a false alarm here; nor its times, which read the
     leading hours of a run, "um 11, 13 und 15 Uhr", as plain numbers.)"""
