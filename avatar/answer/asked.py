@@ -168,11 +168,15 @@ _VALUE_CUES = {
     "email": ("e mail", "email", "mail", "mailadresse", "e mail adresse", "email address"),
     "temperature": ("wie warm", "wie kalt", "temperatur", "wie heiß", "grad", "how warm", "how cold", "how hot",
                     "temperature", "degrees"),
+    # "Wie lautet das WLAN-Passwort?" where the pack only says the wifi is free
+    "password": ("passwort", "kennwort", "password", "passcode", "zugangscode", "zugangsdaten"),
 }
 _VALUE_PATTERNS = {
     "phone": re.compile(r"\+?\d[\d /()-]{5,}\d"),
     "email": re.compile(r"@|\bwww\.|\.\w{2,3}\b/"),
     "temperature": re.compile(r"°|\bgrad\b|\bdegrees?\b", re.IGNORECASE),
+    "password": re.compile(r"passwor|kennwort|passcode|code|zugangsdaten|login|ohne anmeldung|without (?:a )?login|"
+                           r"no password|open network|offenes netz", re.IGNORECASE),
 }
 
 
@@ -193,7 +197,7 @@ _DURATION = re.compile(r"\b\d+\s*(?:min|minuten|minutes|std|stunden|hours?|hrs?|
 
 
 def asked_value(question: str) -> str:
-    """'phone' | 'email' | 'temperature' | 'price' | 'hours' when the question asks for that value, else ''. Only the
+    """'phone' | 'email' | 'temperature' | 'password' | 'price' | 'hours' when the question asks for that value, else ''. Only the
     words that ask for an amount count as price cues: "can I pay by card" asks how, not how much."""
     text = " " + " ".join(words(question)) + " "
     for kind, cues in _VALUE_CUES.items():

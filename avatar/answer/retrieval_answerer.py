@@ -134,10 +134,13 @@ class RetrievalAnswerer:
         venue_hours = self.venue_hours(question, lang, facts) if declined else None
         if venue_hours is not None:  # "wann macht ihr mittwochs auf": the venue's own hours
             facts, declined = [venue_hours] + [f for f in facts if f.id != venue_hours.id][:self.top_k - 1], False
+        venue_place = self.venue_place(question, lang, facts) if not followup else None
+        if venue_place is not None:  # "wo genau seid ihr?": the venue's own address
+            facts, declined = [venue_place] + [f for f in facts if f.id != venue_place.id][:self.top_k - 1], False
         checks = {"retrieval": {"best": _best(match), "min_score": self.min_score,
                                 "coverage": round(match.coverage, 2), "fact_coverage": match.fact_coverage,
                                 "unmatched": list(match.unmatched), "followup": followup, "declined": declined,
-                                "venue_hours": venue_hours is not None}}
+                                "venue_hours": venue_hours is not None, "venue_place": venue_place is not None}}
         if declined:
             return self._reply("decline", lang, t0, facts=facts, checks=checks)
         mood, gesture = "neutral", "point" if facts[0].topic in ("rooms", "directions") else ""
@@ -156,6 +159,18 @@ class RetrievalAnswerer:
         usable = lambda f: (f.topic == "hours" and holds_value(f.text, "hours")
                             and (f.id != "hours-today" or today) and f.id != "hours-special")
         return next((f for f in found if usable(f)), None) or next((f for f in self.pack.facts(lang) if usable(f)), None)
+
+    def venue_place(self, question: str, lang: str, found=()):
+        """"Wo genau seid ihr?", "Wo finde ich das Stadtarchiv?", "where exactly is the aquarium": a
+        where-question that names nothing but the venue asks for the venue's own address. Its words are
+        the venue's name and cue words, so they score low (declined) or find any fact with "where" in it:
+        the first of the retrieved facts (else of the pack) that holds a street address answers it. None
+        for any other question ("where is the café" names the café)."""
+        ws = set(words(question))
+        if not ws & _PLACE_ASKED or ws & _NOT_PLACE or self.retriever.names_subject(question, lang, _PLACE_FILLER):
+            return None
+        return next((f for f in found if _ADDRESS.search(f.text)), None) or \
+            next((f for f in self.pack.facts(lang) if _ADDRESS.search(f.text)), None)
 
     def same_subject(self, question: str, lang: str, history) -> Match | None:
         """"Is it open on Mondays?" after the café, "und wie lange sind die gültig?" after the vouchers: a
@@ -217,6 +232,19 @@ def smalltalk_kind(question: str) -> str:
 
 # words of an opening question that name no subject ("wann macht ihr auf", "open during the year")
 _OPENING_FILLER = ("macht", "machen", "machst", "during", "year", "years", "jahr", "jahres", "im", "the", "of")
+# A where-question about the venue itself, and the words it may hold besides the venue's name.
+_PLACE_ASKED = frozenset("wo where adresse anschrift address located location".split())
+_NOT_PLACE = frozenset("wann when kostet cost much lange long".split())  # "wo und wann", "where and how much"
+_PLACE_FILLER = ("genau", "exactly", "finde", "finden", "find", "seid", "ihr", "euch", "befindet", "befinden",
+                 "liegt", "liegen", "located", "situated", "location", "adresse", "anschrift", "address",
+                 "eure", "euer", "ihre", "your", "you", "you're", "are", "sind", "hier", "here", "the", "of")
+# A street address: a street name and its number ("Ziegeleiweg 12", "Am Alten Zeughaus 4", "Kapitän-Harms-Kai 3",
+# "12 Harbour Road"), or a German postcode before a place name ("21339 Lindholm").
+_ADDRESS = re.compile(
+    r"[A-ZÄÖÜ][\wäöüß.-]*(?i:str\.|straße|strasse|weg|gasse|allee|platz|ring|damm|kai|ufer|markt|chaussee)\s+\d+[a-z]?\b"
+    r"|\b\d{5}\s+[A-ZÄÖÜ][a-zäöüß]+"
+    r"|\b\d+\s+(?:[A-Z][a-z]+\s+)+(?i:street|road|lane|avenue|square|quay)\b"
+    r"|\b(?:Am|An der|An den|Auf dem|Zum|Zur)\s+(?:[A-ZÄÖÜ][\wäöüß-]+\s+){1,3}\d+[a-z]?\b")
 # Words that stand for the last reply's subject ("is it open", "wie lange sind die gültig", "can I book one");
 # "die" and "das" are articles too, so the follow-up must also hold every specific word it asks about.
 _POINTERS = frozenset("it its it's them they one ones es dafür davon damit dazu dort die das".split())

@@ -140,6 +140,10 @@ def _inexact_matches(term: str, index: _Index) -> list[tuple[str, float]]:
         parts.update(_extensions(term, index.sorted_terms))
         parts.update(t[::-1] for t in _extensions(term[::-1], index.sorted_reversed))
         parts.discard(term)
+    elif len(term) >= 3:
+        # a short word is the head of a pack compound that ends with it ("cafe" in "museumscafe", "bar" in
+        # "hotelbar"): German puts the thing last; a start ("bad" in "badminton") is not looked for
+        parts.update(t[::-1] for t in _extensions(term[::-1], index.sorted_reversed) if len(t) >= len(term) + 4)
     if parts:
         best = sorted(parts, key=lambda t: (-len(t), index.order[t]))
         return [(t, 0.7) for t in best[:3]]
