@@ -1,5 +1,6 @@
 """A where-question that names nothing but the venue ("Wo genau seid ihr?", "where exactly is the
-museum") asks for the venue's own address; a question for the wifi's password needs a fact that gives one."""
+museum") asks for the venue's own address, and an opening question that names nothing but the venue its
+hours; a question for the wifi's password needs a fact that gives one."""
 import pytest
 
 from avatar.answer.retrieval_answerer import RetrievalAnswerer
@@ -68,6 +69,18 @@ de = "Der Museumsladen verkauft Bücher, Postkarten und Honig aus Eichrode."
 en = "The museum shop sells books, postcards and honey from Eichrode."
 
 [[fact]]
+id = "zeiten"
+topic = "hours"
+de = "Geöffnet Di–So 10–17 Uhr, Sa bis 20 Uhr; Mo geschlossen."
+en = "Open Tue–Sun 10 am–5 pm, Sat until 8 pm; Mon closed."
+
+[[fact]]
+id = "nacht"
+topic = "events"
+de = "Lange Nacht: jeden Samstag ab 20 Uhr Musik im Innenhof, bis Mitternacht."
+en = "Long night: every Saturday from 8 pm music in the courtyard, until midnight."
+
+[[fact]]
 id = "werkstatt"
 topic = "events"
 de = "Die Kinderwerkstatt im 2. OG ist samstags von 14 bis 16 Uhr offen."
@@ -125,3 +138,15 @@ def test_a_password_the_pack_gives_is_said(pack_from):
     answerer = RetrievalAnswerer(pack_from(text), load(None, ["answer.semantic_weight=0"], env={}))
     for question, lang in (("Wie lautet das WLAN-Passwort?", "de"), ("whats the wifi password", "en")):
         assert "eiche1890" in answerer.answer(question, lang).reply
+
+
+@pytest.mark.parametrize("question, lang", [("bis wann habt ihr am samstag auf", "de"),
+                                            ("how late are you open on saturday", "en")])
+def test_an_opening_question_about_the_venue_gets_its_hours_not_an_event_on_that_day(answerer, question, lang):
+    ans = answerer.answer(question, lang)
+    assert ans.facts[0].id == "zeiten"
+
+
+def test_an_opening_question_about_a_part_of_the_venue_gets_that_part(answerer):
+    ans = answerer.answer("bis wann hat die kinderwerkstatt am samstag auf", "de")
+    assert ans.facts[0].id == "werkstatt" and not ans.checks.retrieval["venue_hours"]

@@ -131,7 +131,10 @@ class RetrievalAnswerer:
             info.update(facts=[f.id for f in facts], best=_best(match), coverage=round(match.coverage, 2))
         cancel.raise_if_cancelled()
         declined = not self._confident(match)
-        venue_hours = self.venue_hours(question, lang, facts) if declined else None
+        # the venue's hours also replace a fact about something else ("bis wann habt ihr am Samstag auf":
+        # not the Saturday disco night's start)
+        venue_hours = self.venue_hours(question, lang, facts) \
+            if declined or (facts and facts[0].topic != "hours" and not followup) else None
         if venue_hours is not None:  # "wann macht ihr mittwochs auf": the venue's own hours
             facts, declined = [venue_hours] + [f for f in facts if f.id != venue_hours.id][:self.top_k - 1], False
         venue_place = self.venue_place(question, lang, facts) if not followup else None
@@ -231,7 +234,8 @@ def smalltalk_kind(question: str) -> str:
 
 
 # words of an opening question that name no subject ("wann macht ihr auf", "open during the year")
-_OPENING_FILLER = ("macht", "machen", "machst", "during", "year", "years", "jahr", "jahres", "im", "the", "of")
+_OPENING_FILLER = ("macht", "machen", "machst", "during", "year", "years", "jahr", "jahres", "im", "the", "of",
+                   "late", "spät", "lange", "long", "früh", "early")
 # A where-question about the venue itself, and the words it may hold besides the venue's name.
 _PLACE_ASKED = frozenset("wo where adresse anschrift address located location".split())
 _NOT_PLACE = frozenset("wann when kostet cost much lange long".split())  # "wo und wann", "where and how much"
