@@ -9,7 +9,7 @@ from __future__ import annotations
 
 GROUPS = [
     "toilette toiletten wc wcs klo klos sanitäranlagen toilet toilets restroom restrooms loo loos bathroom bathrooms "
-    "washroom washrooms lavatory",
+    "washroom washrooms lavatory austreten örtchen pinkeln gents ladies",
     "wickeln wickelraum wickeltisch wickelraums windel windeln baby babys säugling stillraum stillen "
     "diaper diapers nappy nappies changing baby-changing breastfeeding nursing",
     "schließfach schließfächer spind spinde gepäck gepäckaufbewahrung tasche taschen rucksack koffer wertsachen "
@@ -46,7 +46,10 @@ GROUPS = [
     "kinder kind kids children child",
     "spielplatz spielecke spielbereich spielen playground play area",
     "hund hunde haustier haustiere dog dogs pet pets",
-    "rauchen raucher rauchen zigarette zigaretten raucherbereich smoke smoking cigarette cigarettes",
+    "rauchen raucher rauchen qualmen zigarette zigaretten raucherbereich raucherecke e-zigarette smoke smoking cigarette "
+    "cigarettes vape vaping",
+    "wäsche waschmaschine waschmaschinen trockner waschsalon waschraum laundry launderette laundrette washer dryer",
+    "proviant lunchpaket lunchpakete picknick packed lunchbox picnic provisions",
     "fotografieren foto fotos filmen kamera photo photos photograph photography camera pictures picture",
     "regen regnet schüttet schütten gießt schauer unwetter schlechtwetter schlechtem wetter rain raining rainy pouring "
     "showers weather",
