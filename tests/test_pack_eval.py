@@ -111,3 +111,6 @@ def test_eval_packs_reports_both_answerers_per_pack_and_language(packs, tmp_path
     assert len(rows) == 3 and {r["outcome"] for r in rows} <= {"right", "wrong_fact", "wrongly_declined", "declined",
                                                                   "answered_unanswerable"}
     assert data["report"]["retrieval"]["pool/de"]["right"] == 1.0  # "klo" finds the WC (thesaurus)
+    kinds = {k: v for k, v in data["report"]["retrieval"].items() if k.startswith("kind:")}
+    assert kinds and sum(v["n"] for v in kinds.values()) == data["report"]["retrieval"]["all"]["n"]
+    assert {k.split(":")[1].split("/")[0] for k in kinds} == {r["kind"] for r in rows} and "kind:" in text

@@ -194,7 +194,8 @@ def summarise(rows: list[Row]) -> dict[str, Any]:
 
 
 def report(rows: list[Row]) -> dict[str, Any]:
-    """Per pack and language, per language over all packs, and overall; one entry per answerer."""
+    """Per pack and language, per language over all packs, overall, and per kind of question and language
+    over all packs ("kind:paraphrase/de"); one entry per answerer."""
     out: dict[str, Any] = {}
     for name in dict.fromkeys(r.answerer for r in rows):
         mine = [r for r in rows if r.answerer == name]
@@ -207,6 +208,11 @@ def report(rows: list[Row]) -> dict[str, Any]:
         for lang in ("de", "en"):
             table[f"all/{lang}"] = summarise([r for r in mine if r.lang == lang])
         table["all"] = summarise(mine)
+        for kind in dict.fromkeys(sorted(r.kind for r in mine)):  # which kinds of question fail, over all packs
+            for lang in ("de", "en"):
+                sel = [r for r in mine if r.kind == kind and r.lang == lang]
+                if sel:
+                    table[f"kind:{kind}/{lang}"] = summarise(sel)
         out[name] = table
     return out
 
