@@ -18,7 +18,7 @@ def test_no_answer_or_training_module_names_the_evaluation_packs():
 
 
 def test_every_test_pack_folder_has_a_data_card():
-    for split in ("test", "test2", "test3", "dev2", "dev3", "dev4"):
+    for split in ("test", "test2", "test3", "dev2", "dev3", "dev4", "dev5"):
         folder = ROOT / "evals" / "packs" / split
         if split.startswith("test") and not (folder / "README.md").exists():
             # test/ is described in evals/README.md

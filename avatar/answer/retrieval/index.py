@@ -12,6 +12,7 @@ from datetime import date
 
 from avatar.answer.base import Fact
 from avatar.answer.knowledge import KnowledgePack
+from avatar.answer.retrieval.signage import written_out
 from avatar.answer.retrieval.words import PARTICLES_DE, STOPWORDS, _trigrams, analyze
 from avatar.answer.text import words
 
@@ -96,7 +97,8 @@ def _pack_terms(text: str, lang: str) -> list[str]:
     if terms is None:
         if len(_PACK_TERMS) >= _MAX_PACK_TERMS:
             _PACK_TERMS.clear()
-        terms = _PACK_TERMS[key] = analyze(text, lang)
+        # what signage abbreviates ("Fr", "Geburts-, Ehe- oder Sterbeurkunde") is searched written out
+        terms = _PACK_TERMS[key] = analyze(f"{text} {written_out(text, lang)}", lang)
     return terms
 
 

@@ -1,0 +1,63 @@
+"""German operators shorten compounds that share their last part ("Geburts-, Ehe- oder Sterbeurkunde");
+a visitor asks for the whole word ("Was kostet eine Geburtsurkunde?")."""
+import pytest
+
+from avatar.answer.retrieval.signage import written_out
+from avatar.answer.retrieval_answerer import RetrievalAnswerer
+from avatar.config import load
+
+
+@pytest.mark.parametrize("text, words", [
+    ("Gebühren: Geburts-, Ehe- oder Sterbeurkunde 12,00 €", "Geburtsurkunde Eheurkunde"),
+    ("Kinder- und Jugendbücher im EG", "Kinderbücher"),
+    ("Ein- und Ausgang links", "Eingang"),
+    ("Der Eintritt kostet 9 €.", ""),
+    ("Ein Ausweis- oder Passfoto mitbringen", "Ausweisfoto"),
+    ("Preise inkl. MwSt. - Änderungen vorbehalten", ""),  # a dash between words is no shortened compound
+])
+def test_suspended_compounds_are_written_out(text, words):
+    assert written_out(text, "de") == words
+
+
+def test_english_text_gets_nothing_added():
+    assert written_out("Birth, marriage or death certificate 12.00 €", "en") == ""
+
+
+PACK = """
+[venue]
+name = "Standesamt Lindau"
+name_en = "Lindau registry office"
+kind = "registry office"
+
+[[fact]]
+id = "gebuehren"
+topic = "prices"
+de = "Gebühren: Geburts-, Ehe- oder Sterbeurkunde je 12,00 €; jede weitere Ausfertigung 6,00 €."
+en = "Fees: birth, marriage or death certificate 12.00 € each; every further copy 6.00 €."
+
+[[fact]]
+id = "trauung"
+topic = "services"
+de = "Trauungen im Trauzimmer des Rathauses dienstags bis freitags, Anmeldung im Zimmer 104."
+en = "Weddings in the town hall's wedding room Tuesday to Friday, notice of marriage in room 104."
+
+[[fact]]
+id = "geburt"
+topic = "services"
+de = "Die Geburt eines Kindes ist innerhalb einer Woche anzuzeigen; drei Geburtsurkunden sind gebührenfrei."
+en = "A birth must be registered within one week; three birth certificates are free of charge."
+
+[[fact]]
+id = "parken"
+topic = "directions"
+de = "Parkplätze gibt es am Marktplatz, die erste Stunde ist frei."
+en = "Parking is on the market square, the first hour is free."
+"""
+
+
+def test_a_whole_compound_finds_the_fact_that_shortens_it(pack_from):
+    # four facts give BM25 little to go on: a low threshold, so that only the words decide
+    answerer = RetrievalAnswerer(pack_from(PACK), load(None, ["answer.semantic_weight=0", "answer.min_score=0.5"],
+                                                       env={}))
+    ans = answerer.answer("Was kostet eine Geburtsurkunde?", "de")
+    assert ans.facts[0].id == "gebuehren" and "12,00" in ans.reply
