@@ -97,8 +97,9 @@ def _pack_terms(text: str, lang: str) -> list[str]:
     if terms is None:
         if len(_PACK_TERMS) >= _MAX_PACK_TERMS:
             _PACK_TERMS.clear()
-        # what signage abbreviates ("Fr", "Geburts-, Ehe- oder Sterbeurkunde") is searched written out
-        terms = _PACK_TERMS[key] = analyze(f"{text} {written_out(text, lang)}", lang)
+        # what operators shorten ("Geburts-, Ehe- oder Sterbeurkunde") is searched written out too
+        extra = written_out(text, lang)
+        terms = _PACK_TERMS[key] = analyze(f"{text} {extra}" if extra else text, lang)
     return terms
 
 
