@@ -38,7 +38,7 @@ en = "Fees: birth, marriage or death certificate 12.00 € each; every further c
 [[fact]]
 id = "trauung"
 topic = "services"
-de = "Trauungen im Trauzimmer des Rathauses dienstags bis freitags, Anmeldung im Zimmer 104."
+de = "Trauungen im Trauzimmer des Rathauses dienstags bis freitags; das Standesamt ist im Zimmer 104."
 en = "Weddings in the town hall's wedding room Tuesday to Friday, notice of marriage in room 104."
 
 [[fact]]
@@ -46,6 +46,12 @@ id = "geburt"
 topic = "services"
 de = "Die Geburt eines Kindes ist innerhalb einer Woche anzuzeigen; drei Geburtsurkunden sind gebührenfrei."
 en = "A birth must be registered within one week; three birth certificates are free of charge."
+
+[[fact]]
+id = "anschrift"
+topic = "directions"
+de = "Sie finden uns im Alten Rathaus, Marktplatz 5, 88131 Lindau."
+en = "You will find us in the old town hall, Marktplatz 5, 88131 Lindau."
 
 [[fact]]
 id = "parken"
@@ -61,3 +67,30 @@ def test_a_whole_compound_finds_the_fact_that_shortens_it(pack_from):
                                                        env={}))
     ans = answerer.answer("Was kostet eine Geburtsurkunde?", "de")
     assert ans.facts[0].id == "gebuehren" and "12,00" in ans.reply
+
+
+@pytest.mark.parametrize("word, infinitive", [("anzumelden", "anmelden"), ("abzugeben", "abgeben"),
+                                              ("auszuleihen", "ausleihen"), ("aufzuhören", "aufhören"),
+                                              ("zuzahlen", "zuzahlen"), ("anzeigen", "anzeigen"), ("anzug", "anzug")])
+def test_a_particle_verbs_zu_form_is_searched_as_its_infinitive(word, infinitive):
+    from avatar.answer.retrieval.words import _infinitive, analyze
+
+    assert _infinitive(word) == infinitive
+    if word != infinitive:
+        assert analyze(word, "de") == analyze(infinitive, "de")
+
+
+def test_a_linking_s_heard_as_a_word_joins_the_compound(pack_from):
+    from datetime import date
+
+    from avatar.answer.retrieval import Retriever
+    from avatar.answer.retrieval.index import _join_split_compounds
+
+    index = Retriever(pack_from(PACK))._index("de", date.today())
+    assert _join_split_compounds("wo ist hier das stand es amt", "de", index) == "wo ist hier das standesamt"
+    assert _join_split_compounds("gibt es eine parkplatz es uhr", "de", index) == "gibt es eine parkplatz es uhr"
+
+
+def test_the_venue_split_by_speech_recognition_is_still_the_venue(pack_from):
+    answerer = RetrievalAnswerer(pack_from(PACK), load(None, ["answer.semantic_weight=0"], env={}))
+    assert "Marktplatz 5" in answerer.answer("wo ist hier das stand es amt", "de").reply

@@ -150,3 +150,4 @@ def test_an_opening_question_about_the_venue_gets_its_hours_not_an_event_on_that
 def test_an_opening_question_about_a_part_of_the_venue_gets_that_part(answerer):
     ans = answerer.answer("bis wann hat die kinderwerkstatt am samstag auf", "de")
     assert ans.facts[0].id == "werkstatt" and not ans.checks.retrieval["venue_hours"]
+

@@ -185,6 +185,14 @@ def _join_split_compounds(question: str, lang: str, index: _Index) -> str:
                 out.append(a + b)
                 i, joined = i + 2, True
                 continue
+        c = tokens[i + 2] if i + 2 < len(tokens) else ""
+        # a linking "s" / "es" heard as a word of its own ("stand es amt" for "Standesamt")
+        if lang == "de" and len(a) >= 3 and b in ("s", "es", "n", "en") and len(c) >= 3 and (a + b + c).isalpha():
+            stems = analyze(a + b + c, lang)
+            if stems and stems[0] in index.postings:
+                out.append(a + b + c)
+                i, joined = i + 3, True
+                continue
         out.append(a)
         i += 1
     return " ".join(out) if joined else question

@@ -176,6 +176,7 @@ class Retriever:
         "kostet") and the `ignore` words: "sauna hours on saturday" does, "are you open on sundays"
         does not (with the weekdays ignored)."""
         index = self._index(lang, datetime.now().date())
+        question = _join_split_compounds(question, lang, index)  # "stand es amt": the Standesamt
         skip = {t for w in ignore for t in analyze(w, lang)} | _CUE_TERMS[lang] | index.venue_terms
         return any(t not in skip and not _venue_compound(t, index.venue_terms) for t in analyze(question, lang))
 

@@ -65,9 +65,27 @@ _STEMMERS = {"de": "german", "en": "english"}
 SPECIFIC_ZIPF = 4.0
 
 
+# German separable particles: "abschließen", "ausleihen", "zurückgeben" are everyday verbs made of a particle
+# and an everyday verb, however rare the whole word is in the frequency list.
+PARTICLES_DE = ("ab", "an", "auf", "aus", "bei", "ein", "fest", "her", "hin", "los", "mit", "nach", "vor", "weg",
+                "zu", "zurück", "zusammen", "um", "heraus", "herein", "raus", "rein", "hoch", "runter", "durch")
+
+
 @lru_cache(maxsize=20_000)
 def _stem(word: str, lang: str) -> str:
+    if lang == "de":
+        word = _infinitive(word)
     return fold_accents(_stemmer(lang).stemWord(word))
+
+
+def _infinitive(word: str) -> str:
+    """A German particle verb's "zu" form as its infinitive ("anzumelden" -> "anmelden", "abzugeben" ->
+    "abgeben"): the question says "die Hochzeit anzumelden", the fact "Anmeldung"."""
+    if len(word) > 8 and word.endswith("en"):
+        for particle in PARTICLES_DE:
+            if word.startswith(particle + "zu") and len(word) - len(particle) - 2 >= 5 and particle != "zu":
+                return particle + word[len(particle) + 2:]
+    return word
 
 
 @lru_cache(maxsize=4)
@@ -117,12 +135,6 @@ def _everyday_zipf(word: str, lang: str) -> float:
     except ImportError:  # no frequency list: every word counts as everyday, the gate stays open
         return 9.0
     return zipf_frequency(word, lang, wordlist="small")
-
-
-# German separable particles: "abschließen", "ausleihen", "zurückgeben" are everyday verbs made of a particle
-# and an everyday verb, however rare the whole word is in the frequency list.
-PARTICLES_DE = ("ab", "an", "auf", "aus", "bei", "ein", "fest", "her", "hin", "los", "mit", "nach", "vor", "weg",
-                "zu", "zurück", "zusammen", "um", "heraus", "herein", "raus", "rein", "hoch", "runter", "durch")
 
 
 def asked_zipf(word: str, lang: str) -> float:
