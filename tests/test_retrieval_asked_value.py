@@ -70,6 +70,12 @@ def pack(pack_from):
     ("is the tropical house open on sunday", "hours"),
     ("wie lange hebt ihr fundsachen auf", ""),  # "aufheben": how long, not opening
     ("what time is the last entry", ""),  # "30 minutes before closing" answers it
+    ("Kann ich mein Kind auch per E-Mail anmelden?", ""),  # the way to register, not the address
+    ("Wie ist eure E-Mail-Adresse?", "email"),
+    ("can i book by phone", ""),
+    ("Can I pay the fees in cash?", ""),  # how to pay, not how much
+    ("how much are the fees", "price"),
+    ("Wie lautet das WLAN-Passwort?", "password"),
 ])
 def test_the_value_a_question_asks_for(question, kind):
     assert asked_value(question) == kind

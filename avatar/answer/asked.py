@@ -180,6 +180,9 @@ _VALUE_PATTERNS = {
 }
 
 
+_BY = ("per", "by", "via", "über", "mit", "through", "over the")
+_PAYING = ("pay", "paying", "bezahlen", "zahlen", "bezahle", "zahle", "payment", "bezahlung", "zahlung")
+_AMOUNT_ASKED = ("how much", "wie viel", "wieviel", "was kostet", "what does", "was kosten", "how expensive")
 _PRICE_ASKED = ("kostet", "kosten", "preis", "preise", "gebühr", "gebühren", "teuer", "how much is", "how much are",
                 "how much does", "how much do", "cost", "costs", "price", "prices", "fee", "fees")
 
@@ -199,12 +202,15 @@ _DURATION = re.compile(r"\b\d+\s*(?:min|minuten|minutes|std|stunden|hours?|hrs?|
 def asked_value(question: str) -> str:
     """'phone' | 'email' | 'temperature' | 'password' | 'price' | 'hours' when the question asks for that value, else ''. Only the
     words that ask for an amount count as price cues: "can I pay by card" asks how, not how much."""
-    text = " " + " ".join(words(question)) + " "
+    text = (" " + " ".join(words(question)) + " ").replace(" e mail ", " email ")
     for kind, cues in _VALUE_CUES.items():
-        if any(f" {c} " in text for c in cues):
+        # "kann ich mich per E-Mail anmelden", "can I book by phone": the way, not the address or number
+        if any(f" {c} " in text and not any(f" {m} {c} " in text for m in _BY) for c in cues):
             return kind
     if any(f" {c} " in text for c in _PRICE_ASKED):
-        return "price"
+        # "can I pay the fees in cash": how to pay, not how much
+        paying = any(f" {p} " in text for p in _PAYING) and not any(f" {c} " in text for c in _AMOUNT_ASKED)
+        return "" if paying else "price"
     ws = text.split()
     # "hat der Zahnarzt am Samstag auf", "wann macht ihr auf": "auf" ends a question about opening, but
     # "wie lange hebt ihr Fundsachen auf" asks how long
