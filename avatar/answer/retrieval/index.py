@@ -13,7 +13,7 @@ from datetime import date
 from avatar.answer.base import Fact
 from avatar.answer.knowledge import KnowledgePack
 from avatar.answer.retrieval.signage import written_out
-from avatar.answer.retrieval.words import PARTICLES_DE, STOPWORDS, _trigrams, analyze
+from avatar.answer.retrieval.words import PARTICLES_DE, STOPWORDS, _everyday_zipf, _trigrams, analyze
 from avatar.answer.text import words
 
 RENDERED_HOURS = ("hours-today", "hours-week", "hours-special")
@@ -130,6 +130,9 @@ def _extensions(term: str, ordered: list[str]) -> list[str]:
     return out
 
 
+_HEAD_MAX_ZIPF = 5.0  # wordfreq Zipf: "lass", "mach", "stay" and more common words are no compound's head
+
+
 def _inexact_matches(term: str, index: _Index) -> list[tuple[str, float]]:
     if term in index.postings:
         return [(term, 1.0)]
@@ -143,9 +146,10 @@ def _inexact_matches(term: str, index: _Index) -> list[tuple[str, float]]:
         parts.update(_extensions(term, index.sorted_terms))
         parts.update(t[::-1] for t in _extensions(term[::-1], index.sorted_reversed))
         parts.discard(term)
-    elif len(term) >= 3:
+    elif len(term) >= 3 and max(_everyday_zipf(term, lang) for lang in ("de", "en")) < _HEAD_MAX_ZIPF:
         # a short word is the head of a pack compound that ends with it ("cafe" in "museumscafe", "bar" in
-        # "hotelbar"): German puts the thing last; a start ("bad" in "badminton") is not looked for
+        # "hotelbar"): German puts the thing last; a start ("bad" in "badminton") is not looked for, nor
+        # the stem of a common verb ("lass" of "lassen" is not a "Steigenlassen")
         parts.update(t[::-1] for t in _extensions(term[::-1], index.sorted_reversed) if len(t) >= len(term) + 4)
     if parts:
         best = sorted(parts, key=lambda t: (-len(t), index.order[t]))
