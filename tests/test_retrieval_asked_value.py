@@ -179,3 +179,13 @@ def test_an_opening_question_about_the_venue_itself_gets_its_hours(pack_from, qu
 def test_an_opening_question_that_names_a_thing_is_not_the_venues_hours(pack_from):
     answer = RetrievalAnswerer(pack_from(ZOO), load()).answer("hat der zahnarzt am samstag auf", "de")
     assert answer.mood == "sorry", answer.reply
+
+
+@pytest.mark.parametrize("question, focus", [
+    ("Gibt es im Café auch glutenfreien Kuchen?", ("glutenfreien", "kuchen")),  # the place first, then "auch"
+    ("verkauft ihr im hofladen auch fleisch", ("fleisch",)),
+    ("gibt es im Lehrschwimmbecken eine Rutsche", ("rutsche",)),
+    ("habt ihr auch schließfächer", ("schließfächer",)),
+])
+def test_a_german_question_naming_the_place_first_asks_for_the_thing_after_it(question, focus):
+    assert asked_focus(question, "de") == focus

@@ -56,7 +56,7 @@ def holds_kind(text: str, kind: str) -> bool:
 # "Is there a steam room?", "gibt es eine Rutsche?", "do you have lockers?": the visitor asks whether the
 # venue has a thing. The pack must name that thing itself; a fact about the sauna does not say that there
 # is a steam room, however many of the question's other words it holds.
-_EXISTS = {"de": ("gibt es", "gibts", "gibt's", "habt ihr", "haben sie"),
+_EXISTS = {"de": ("gibt es", "gibts", "gibt's", "habt ihr", "haben sie", "verkauft ihr", "verkaufen sie"),
            "en": ("is there", "are there", "do you have", "do you guys have", "have you got", "do they have",
                   "does it have")}
 _INDEFINITE = {"de": frozenset("ein eine einen einem einer eines kein keine keinen keinem keiner".split()),
@@ -102,6 +102,9 @@ def asked_focus(question: str, lang: str) -> tuple[str, ...]:
     rest = _after_trigger(ws, lang)
     if rest is None:
         return ()
+    if lang == "de" and rest and rest[0] in _FOCUS_END["de"] and "auch" in rest:
+        # "gibt es im Café auch glutenfreien Kuchen": the place first, the thing after "auch"
+        rest = rest[len(rest) - rest[::-1].index("auch"):]
     articles = _INDEFINITE.get(lang, frozenset())
     # German puts a place before the thing ("gibt es im Bad eine Rutsche"): the thing follows its article.
     if lang == "de" and any(w in articles for w in rest):
