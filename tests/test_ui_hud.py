@@ -69,6 +69,8 @@ def test_enclosing_turn_spans_are_not_counted_as_stages(cfg):
 
 FALLBACK_RECORD = {"enabled": True, "passes": ["grounding", "relevance", "schema"], "fallback_used": True, "fallback": "fact:schema",
                    "redecodes": 1, "decodes": 2, "unsupported": []}
+UNFAMILIAR_RECORD = {"enabled": True, "passes": [], "fallback_used": True, "fallback": "retrieval:unfamiliar",
+                     "retrieval_backed": {"declined": False}, "decodes": 0, "unsupported": []}
 CLEAN_RECORD = {"enabled": True, "passes": ["grounding", "relevance", "self_consistency", "schema"], "grounded": True,
                 "relevant": True, "agreement": True, "overlap": 1.0, "vote": None, "schema_ok": True,
                 "schema_problems": [], "fallback_used": False, "fallback": "", "redecodes": 0, "decodes": 2,
@@ -170,7 +172,7 @@ def test_hud_widget_paints_a_turn_and_follows_the_language(qtbot, cfg):
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-@pytest.mark.parametrize("record", [FALLBACK_RECORD, CLEAN_RECORD], ids=["fallback", "clean"])
+@pytest.mark.parametrize("record", [FALLBACK_RECORD, CLEAN_RECORD, UNFAMILIAR_RECORD], ids=["fallback", "clean", "unfamiliar"])
 def test_the_hud_fits_the_kiosk_window_at_1280x800(qtbot, cfg, lang, record, tmp_path):
     from avatar.ui.demo_script import DemoLoop
     from avatar.ui.window import KioskWindow
@@ -215,6 +217,6 @@ def test_checks_summary_says_when_the_facts_were_too_unlike_the_training_for_a_d
     unfamiliar = CheckReport(enabled=True, fallback_used=True, fallback="retrieval:unfamiliar",
                              retrieval_backed={"declined": False})
     assert checks_summary(unfamiliar, load_strings("en")) == \
-        "replaced by the retrieval answer: facts unlike the model's training"
+        "replaced by the retrieval answer: facts new to the model"
     assert checks_summary(unfamiliar, load_strings("de")) == \
-        "ersetzt durch die Antwort der Suche: Fakten anders als im Training des Modells"
+        "ersetzt durch die Antwort der Suche: fremde Fakten"
