@@ -161,7 +161,7 @@ class RetrievalAnswerer:
         today = bool(set(words(question)) & _TODAY_WORDS)
         usable = lambda f: (f.topic == "hours" and holds_value(f.text, "hours")
                             and (f.id != "hours-today" or today) and f.id != "hours-special")
-        return next((f for f in found if usable(f)), None) or next((f for f in self.pack.facts(lang) if usable(f)), None)
+        return self._first_fact(found, lang, usable)
 
     def venue_place(self, question: str, lang: str, found=()):
         """"Wo genau seid ihr?", "Wo finde ich das Stadtarchiv?", "where exactly is the aquarium": a
@@ -172,8 +172,11 @@ class RetrievalAnswerer:
         ws = set(words(question))
         if not ws & _PLACE_ASKED or ws & _NOT_PLACE or self.retriever.names_subject(question, lang, _PLACE_FILLER):
             return None
-        return next((f for f in found if _ADDRESS.search(f.text)), None) or \
-            next((f for f in self.pack.facts(lang) if _ADDRESS.search(f.text)), None)
+        return self._first_fact(found, lang, lambda f: bool(_ADDRESS.search(f.text)))
+
+    def _first_fact(self, found, lang: str, usable):
+        """The first retrieved fact that `usable` accepts, else the first of the pack's; None when none is."""
+        return next((f for f in found if usable(f)), None) or next((f for f in self.pack.facts(lang) if usable(f)), None)
 
     def same_subject(self, question: str, lang: str, history) -> Match | None:
         """"Is it open on Mondays?" after the café, "und wie lange sind die gültig?" after the vouchers: a
