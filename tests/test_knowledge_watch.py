@@ -266,3 +266,15 @@ def test_the_windows_knowledge_notice_is_replaced_when_the_pack_is_mended(venue,
     window.add_notice("knowledge pack read again from venue.toml: 43 facts now in use", "knowledge")
     assert "does not load" not in window.notices.text() and "read again" in window.notices.text()
     window.close()
+
+
+def test_a_new_pack_in_use_thaws_collects_and_refreezes_the_heap(venue, monkeypatch):
+    # the loaded kiosk's objects are frozen (avatar/pipeline/heap.py): the old pack's cyclic garbage
+    # would stay, so taking a new pack settles the heap again; a pack that is not taken does not
+    calls = []
+    monkeypatch.setattr(knowledge_watch, "resettle_heap", lambda: calls.append(1))
+    watch, _, _ = watch_of(venue, apply=lambda pack: False)
+    edit(venue, OLD_PRICE, "Der Eintritt kostet 12 € für Erwachsene.")
+    assert watch.check() is False and calls == []  # a visitor is being answered: not taken, not settled
+    watch.apply = lambda pack: True
+    assert watch.check() is True and calls == [1]

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
 from avatar.frames import SAMPLE_RATE
+from avatar.pipeline.heap import settle_heap
 from avatar.trace import TRACER, Tracer
 
 log = logging.getLogger(__name__)
@@ -65,6 +66,7 @@ def load_stages(cfg, tracer: Tracer = TRACER, knowledge: str | None = None,
         raise failed
     give_venue_words(asr, cfg, knowledge, answerer, fallback)  # the prompt changes no path the warm-up ran
     renew = {"answerer": lambda: make_answerer(cfg, tracer, knowledge=knowledge, last_good=True)[0]}
+    settle_heap()
     return Stages(asr, tts, answerer, fallback, notices, renew)
 
 
@@ -87,6 +89,7 @@ def _load_stages_in_turn(cfg, tracer: Tracer, knowledge: str | None, progress: C
         if hasattr(stage, "warmup"):
             stage.warmup()
     renew = {"answerer": lambda: make_answerer(cfg, tracer, knowledge=knowledge, last_good=True)[0]}
+    settle_heap()
     return Stages(asr, tts, answerer, fallback, notices, renew)
 
 

@@ -20,6 +20,7 @@ from typing import Callable
 
 from avatar import events as ev
 from avatar.errors import AvatarError
+from avatar.pipeline.heap import resettle_heap
 from avatar.trace import now
 
 log = logging.getLogger(__name__)
@@ -98,6 +99,7 @@ class KnowledgeWatch:
             return False  # a visitor is being answered: at the next look
         pack, self._pending = self._pending, None
         self.reloads += 1
+        resettle_heap()  # the old pack's frozen objects go now, between visitors (avatar/pipeline/heap.py)
         count = len(getattr(pack, "entries", ()) or ())
         self._notice(f"knowledge pack read again from {self.file}: {count} facts now in use")
         return True
