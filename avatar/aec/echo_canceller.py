@@ -88,7 +88,7 @@ class EchoCanceller:
         self.ring = bool(_setting(cfg_echo, "ring", True))
         self._ring = RingEstimate()
         # how much of the echo the played signal explains at one lag: most frames on a direct path (a
-        # loopback, a loudspeaker next to the microphone: 72-80 % of them), few in a reverberant room (the
+        # loopback, a loudspeaker next to the microphone: 70-90 % of them), few in a reverberant room (the
         # echo bench's rooms: 18-28 %); learned on the audible frames while the loudspeaker plays
         self._clean_share = 0.0
         self._clean_seen = 0
