@@ -140,13 +140,14 @@ class EchoCanceller:
         if ref_active and self.doubletalk_db > -100.0:
             audible = mic_db > _AUDIBLE_DB
             coherence, lag, ref_db = self._match(mic_frame.t, pcm[:size]) if audible else (0.0, 0, None)
-            if audible and ref_db[lag] > _AUDIBLE_DB:
+            if audible and ref_db[lag] > _AUDIBLE_DB:  # the played signal is there to be heard
+                echo_alone = coherence >= _ECHO_CERTAIN
                 self._clean_seen += 1
-                self._clean_share += _CLEAN_RATE * (float(coherence >= _ECHO_CERTAIN) - self._clean_share)
-            if coherence >= _ECHO_CERTAIN and ref_db[lag] > _AUDIBLE_DB:  # the echo alone: its level and delay
-                erl = mic_db - ref_db[lag]
-                self._erl_db = erl if self._erl_db is None else self._erl_db + _ERL_RATE * (erl - self._erl_db)
-                self._echo_lag = lag if self._echo_lag is None else self._echo_lag + _ERL_RATE * (lag - self._echo_lag)
+                self._clean_share += _CLEAN_RATE * (float(echo_alone) - self._clean_share)
+                if echo_alone:  # the echo alone: its level and delay
+                    erl = mic_db - ref_db[lag]
+                    self._erl_db = erl if self._erl_db is None else self._erl_db + _ERL_RATE * (erl - self._erl_db)
+                    self._echo_lag = lag if self._echo_lag is None else self._echo_lag + _ERL_RATE * (lag - self._echo_lag)
             echo_db = self._loudest_echo_db(mic_frame.t, size, ref_db)
             # a frame too quiet to hear is neither a visitor nor the avatar's own voice
             if audible and echo_db is not None and coherence < _ECHO_CERTAIN and mic_db > echo_db + _DOUBLE_TALK_EXCESS_DB:
