@@ -77,6 +77,7 @@ _THREADS = ("asr.threads", "tts.threads", "llm.threads")
 _LIST_CHOICES: dict[str, tuple[str, ...]] = {
     "general.languages": ("de", "en"),
     "asr.venue_prompt_languages": ("de", "en"),
+    "asr.incremental_languages": ("de", "en"),
     "checks.moods": ("neutral", "happy", "sorry", "info"),
     "checks.always": ("grounding", "relevance", "source", "self_consistency", "schema"),
 }
@@ -223,7 +224,7 @@ def _check(dotted: str, default: Any, value: Any, origin: str) -> Any:
         raise ConfigError(f"{where} must be greater than 0, got {value!r}")
     if dotted in _LIST_CHOICES:
         allowed = _LIST_CHOICES[dotted]
-        may_be_empty = dotted in ("checks.always", "asr.venue_prompt_languages")
+        may_be_empty = dotted in ("checks.always", "asr.venue_prompt_languages", "asr.incremental_languages")
         if (not value and not may_be_empty) or any(v not in allowed for v in value):
             raise ConfigError(f"{where} must {'only name' if may_be_empty else 'list one or more of'} "
                               f"{', '.join(allowed)}, got {value!r}")

@@ -77,6 +77,29 @@ def test_the_first_words_wait_for_a_sure_language_and_enough_audio():
     assert la.insert(PASS_2, "en", 0.6, 4 * S) == []  # Whisper unsure of the language
 
 
+def test_an_utterance_in_a_language_not_listed_is_left_whole_to_the_final_pass():
+    from avatar.asr.tail_check import usable
+
+    la = LocalAgreement(first_commit_s=0.0, languages=("en",))
+    la.insert(PASS_1, "de", 0.99, 3 * S)
+    assert la.insert(PASS_2, "de", 0.99, 4 * S) == [] and la.cut == 0  # agreed and sure, but German: nothing confirmed
+    assert la.hypothesis() == "where is the cloakroom and the toilets please"  # the partial still shows the words
+    assert usable(la.snapshot(), np.zeros(4 * S, np.float32)) == "language"  # the final pass hears it all, says why
+    la = LocalAgreement(first_commit_s=0.0, languages=("en",))
+    la.insert(PASS_1, "en", 0.99, 3 * S)
+    assert la.insert(PASS_2, "en", 0.99, 4 * S) and la.lang == "en"  # a listed language confirms as before
+
+
+def test_the_settings_name_the_languages_confirmed_while_speaking():
+    from avatar.asr.incremental import incremental_rules
+
+    assert incremental_rules(config.load(env={}))["languages"] == ("en",)  # German is left to the whole pass
+    rules = incremental_rules(config.load(env={}, sets=['asr.incremental_languages=["de", "en"]']))
+    assert rules["languages"] == ("de", "en")
+    with pytest.raises(config.ConfigError, match="incremental_languages"):
+        config.load(env={}, sets=['asr.incremental_languages=["fr"]'])
+
+
 def test_a_pass_in_another_language_confirms_nothing_and_an_empty_pass_changes_nothing():
     la = LocalAgreement(first_commit_s=0.0)
     la.insert(PASS_1, "en", 0.99, 3 * S)
@@ -244,6 +267,22 @@ def test_final_falls_back_to_the_whole_utterance_and_says_why():
     tr = IncrementalRecognizer().final(asr, audio, COMMIT)
     assert tr.text == "where is the cloakroom please" and tr.path == "trimmed" and tr.fallback == "tail_disagrees"
     assert [c["samples"] for c in asr.calls] == [2 * S - COMMIT.cut, 2 * S]
+
+
+def german(text):
+    return Transcript(text, "de", 0.97, words=tuple(Word(w, 0.3 * i, 0.3 * i + 0.25) for i, w in enumerate(text.split())))
+
+
+def test_a_german_utterance_gets_no_more_incremental_passes_once_its_language_is_sure():
+    inc = IncrementalRecognizer(languages=("en",))
+    audio = np.arange(4 * S, dtype=np.int16)
+    assert inc.confirming(audio[: 2 * S])  # nothing heard yet
+    inc.partial(ScriptedASR(german("wo kann ich meine jacke")), audio[: 2 * S])
+    assert not inc.confirming(audio[: 3 * S])  # German: plain passes from now on
+    assert inc.confirming(np.zeros(3 * S, np.int16))  # another utterance starts afresh
+    inc = IncrementalRecognizer(languages=("de", "en"))
+    inc.partial(ScriptedASR(german("wo kann ich meine jacke")), audio[: 2 * S])
+    assert inc.confirming(audio[: 3 * S])
 
 
 def test_final_without_confirmed_words_is_the_whole_pass():

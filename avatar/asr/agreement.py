@@ -60,6 +60,7 @@ class Commit:
     passes: int = 0
     head: bytes = b""
     overlap: int = 1               # the last this many confirmed words lie after the cut (heard again by the tail pass)
+    barred: bool = False           # heard in a language whose words are not confirmed (asr.incremental_languages)
 
     @property
     def text(self) -> str:
@@ -77,8 +78,11 @@ class LocalAgreement:
     def __init__(self, min_words: int = 1, first_commit_s: float = FIRST_COMMIT_S,
                  right_context_s: float = RIGHT_CONTEXT_S, overlap_s: float = OVERLAP_S,
                  agree_passes: int = AGREE_PASSES, first_agree_passes: int = FIRST_AGREE_PASSES,
-                 min_prob: float = MIN_WORD_PROB):
+                 min_prob: float = MIN_WORD_PROB, languages: Sequence[str] | None = None):
         self.min_words = max(1, int(min_words))
+        # the languages whose words may be confirmed (None: any); an utterance in another is left
+        # whole to the final pass (nothing confirmed: `usable` says "language")
+        self.languages = frozenset(languages) if languages is not None else None
         self.first_commit_s = first_commit_s
         self.right_context_s = right_context_s
         self.overlap_s = overlap_s
@@ -95,6 +99,7 @@ class LocalAgreement:
         self.overlap = 0               # confirmed words after the cut
         self.lang = ""
         self.lang_prob = 0.0
+        self.barred = False  # a pass heard a language not in `languages` before anything was confirmed
         self.passes = 0
         self._last_lang = ""  # the previous pass's language
         self._last_len = 0    # the previous pass's audio length in samples
@@ -126,13 +131,17 @@ class LocalAgreement:
         before this one heard `right_context_s` of audio after it; and at least one of them gave it
         `min_prob` (one pass unsure of a word's case or the comma before it, "and" 0.49, is common;
         all of them unsure is what a misheard word looks like). The first words need `first_agree_passes` passes, 2 s of audio
-        and a sure language."""
+        and a sure language, one of `languages`."""
         self.passes += 1
         offset = self.cut / SAMPLE_RATE
         new = [Word(w.text, w.start + offset, w.end + offset, w.prob) for w in words if word_key(w.text)]
         new = self._drop_overlap(new, offset)
         if not new:
             return []  # a pass that heard nothing (dropped, a loop) says nothing about the words
+        if not self.committed and self.languages is not None and lang not in self.languages:
+            # however unsure: Whisper hears the German bench questions as English at 1.5 s (0.53-0.86)
+            # and as German from ~2 s on; an English question it hears as English (1.00) throughout
+            self.barred = True
         if self.lang and lang != self.lang:
             # a pass in another language than the confirmed words: nothing agrees, nothing confirmed
             self._history, self._steady = [], []
@@ -158,8 +167,9 @@ class LocalAgreement:
                     break
                 agreed += 1
         if first and (agreed < self.min_words or lang_prob < FIRST_COMMIT_PROB
-                      or audio_len < self.first_commit_s * SAMPLE_RATE):
-            agreed = 0  # the first words wait until the language is sure
+                      or audio_len < self.first_commit_s * SAMPLE_RATE
+                      or (self.languages is not None and lang not in self.languages)):
+            agreed = 0  # the first words wait until the language is sure (and one whose words may be confirmed)
         confirmed = new[:agreed]
         keep = self.first_agree_passes - 1  # enough passes for either rule
         self._history = [*self._history, new][-keep:] if keep else []
@@ -215,7 +225,7 @@ class LocalAgreement:
 
     def snapshot(self, head: bytes = b"") -> Commit:
         return Commit(tuple(w.text for w in self.committed), self.cut, self.lang, self.lang_prob,
-                      tuple(w.text for w in self.pending), self.passes, head, self.overlap)
+                      tuple(w.text for w in self.pending), self.passes, head, self.overlap, self.barred)
 
 
 def similar(a: str, b: str) -> bool:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import replace
+from typing import Sequence
 
 import numpy as np
 
@@ -42,10 +43,11 @@ class IncrementalRecognizer:
 
     def __init__(self, min_words: int = 1, right_context_s: float = RIGHT_CONTEXT_S, overlap_s: float = OVERLAP_S,
                  agree_passes: int = AGREE_PASSES, first_agree_passes: int = FIRST_AGREE_PASSES,
-                 min_prob: float = MIN_WORD_PROB, tail_min_logprob: float = TAIL_MIN_LOGPROB):
+                 min_prob: float = MIN_WORD_PROB, tail_min_logprob: float = TAIL_MIN_LOGPROB,
+                 languages: Sequence[str] | None = None):
         self._agree = LocalAgreement(min_words, right_context_s=right_context_s, overlap_s=overlap_s,
                                      agree_passes=agree_passes, first_agree_passes=first_agree_passes,
-                                     min_prob=min_prob)
+                                     min_prob=min_prob, languages=languages)
         self.tail_min_logprob = tail_min_logprob
         self._lock = threading.Lock()
         self._generation = 0
@@ -85,6 +87,14 @@ class IncrementalRecognizer:
         return replace(tr, text=text, lang=lang_now, committed_words=committed,
                        dropped="" if text else (tr.dropped or "empty"))
 
+    def confirming(self, audio: np.ndarray) -> bool:
+        """Whether a pass over `audio` should still be an incremental one: not once a pass heard this
+        utterance in a language whose words are not confirmed (`asr.incremental_languages`) before any
+        was confirmed; its passes can then be plain ones (no word times, the slower cadence), as the
+        final pass will be the whole one."""
+        with self._lock:
+            return not (self._agree.barred and np.asarray(audio[:HEAD]).tobytes() == self._head)
+
     def commit(self) -> Commit:
         with self._lock:
             return self._agree.snapshot(self._head)
@@ -122,7 +132,8 @@ def incremental_rules(cfg) -> dict:
     return {"right_context_s": a.incremental_right_context_ms / 1000, "overlap_s": a.incremental_overlap_ms / 1000,
             "agree_passes": int(a.incremental_agree_passes),
             "first_agree_passes": int(a.incremental_first_agree_passes),
-            "min_prob": float(a.incremental_min_word_prob), "tail_min_logprob": float(a.incremental_tail_min_logprob)}
+            "min_prob": float(a.incremental_min_word_prob), "tail_min_logprob": float(a.incremental_tail_min_logprob),
+            "languages": tuple(a.incremental_languages)}
 
 
 def replay(asr, pcm: np.ndarray, interval_ms: float = 300.0, first_ms: float = 500.0, lang: str | None = None,

@@ -9,7 +9,8 @@ confirmed (`tail_disagrees`: it disagrees with the confirmed prefix), transcribi
 again, looping with the confirmed words, words that end long before its audio does (`tail_short`:
 Whisper sometimes stops after the tail's first sentence), or losing most of the words the last
 partial pass heard after the confirmed ones. Too little confirmed yet (`none_confirmed`, `no_cut`)
-also means the whole pass.
+also means the whole pass, and so does an utterance heard in a language whose words are not
+confirmed while spoken (`language`: asr.incremental_languages).
 """
 from __future__ import annotations
 
@@ -28,6 +29,8 @@ UNCOVERED_S = 1.0      # the tail pass's words must end at most this long before
 
 def usable(commit: Commit | None, audio: np.ndarray) -> str:
     """"" when the tail pass can run on `commit`, else why not."""
+    if commit is not None and commit.barred:
+        return "language"  # an utterance in a language whose words are not confirmed while spoken
     if commit is None or not commit.words:
         return "none_confirmed"
     if commit.head and np.asarray(audio[:HEAD]).tobytes() != commit.head:

@@ -127,8 +127,7 @@ class PartialTranscripts:
             try:
                 tr = self._pass(audio, token)
                 if self.incremental:
-                    wait = max(0.0, interval - (now() - started)) if len(audio) >= INCREMENTAL_FROM_SAMPLES \
-                        else self.slow_s
+                    wait = max(0.0, interval - (now() - started)) if self._confirming(audio) else self.slow_s
                 check_transcript(tr)
             except Cancelled:
                 continue  # a final transcription started: it gets the cores
@@ -140,10 +139,16 @@ class PartialTranscripts:
                 if tr.text:
                     self.emit(ev.PartialTranscript(now(), text=tr.text, lang=tr.lang))
 
+    def _confirming(self, audio: np.ndarray) -> bool:
+        """The next pass is an incremental one (word times, every asr.incremental_interval_ms): the
+        utterance is long enough to confirm words, and not one in a language whose words are not
+        confirmed (asr.incremental_languages): those get the plain passes, as without incremental."""
+        return self.incremental and len(audio) >= INCREMENTAL_FROM_SAMPLES and self._incr.confirming(audio)
+
     def _pass(self, audio: np.ndarray, token: CancelToken) -> Any:
         """One partial pass over the utterance so far (behind the watchdog, never waiting for a fresh ASR)."""
         forced, prior = self.visitor.forced, self.visitor.prior
-        if self.incremental and len(audio) >= INCREMENTAL_FROM_SAMPLES:
+        if self._confirming(audio):
             return self.asr.call(lambda asr: self._incr.partial(asr, audio, lang=forced(), prior=prior(), cancel=token),
                                  token, wait_fresh=False)
         return self.asr.call(lambda asr: asr.transcribe(audio, lang=forced(), partial=True, cancel=token, prior=prior()),
