@@ -48,6 +48,17 @@ def test_repetition_loops_are_recognised(text):
     assert looks_looped(text)
 
 
+def test_a_sentence_started_again_and_cut_off_is_a_loop():
+    # a tail pass in the 2026-12-02 bench: the decoder said the question again into the padding
+    tail = ("there somewhere we can leave our coats and where do we go for the children's tour? "
+            "Is there somewhere we can leave our coats and where do we")
+    assert looks_looped(tail) and settle_repeats(tail)[1]  # suspect: the whole pass decodes it again
+    assert cut_loop(tail) == "there somewhere we can leave our coats and where do we go for the children's tour? Is"
+    # four words said again is speech, not a loop
+    assert not looks_looped("Where is the exit? Sorry, where is the exit?")
+    assert not looks_looped("Is the cafe open today, and is the cafe open on Sunday too?")
+
+
 def test_cut_loop_keeps_the_first_copy():
     assert cut_loop("open the door open the door open the door") == "open the door"
     assert cut_loop("Wo ist der Ausgang?") == "Wo ist der Ausgang?"

@@ -58,19 +58,39 @@ def repeated_span(words: list[str]) -> tuple[int, int] | None:
     return None
 
 
+TRAILING_COPY_WORDS = 5  # the last this many words (or more) said earlier in the transcript, word for word: a loop
+
+
+def trailing_copy(words: list[str]) -> int | None:
+    """Where the transcript's trailing copy starts: its last TRAILING_COPY_WORDS or more words also
+    stand, word for word, earlier in it (the decoder started the sentence again and was cut off by
+    the end of the audio: "... for the children's tour? Is there somewhere we can leave our coats and
+    where do we"). People rarely say five words twice in one question; None when there is no such copy."""
+    n = len(words)
+    for k in range(n // 2, TRAILING_COPY_WORDS - 1, -1):
+        tail = words[n - k:]
+        if any(words[i:i + k] == tail for i in range(0, n - 2 * k + 1)):
+            return n - k
+    return None
+
+
 def looks_looped(text: str) -> bool:
     words = normalize(text).split()
-    return repeated_span(words) is not None or (len(text) > 40 and compression_ratio(text) > 2.4)
+    return (repeated_span(words) is not None or trailing_copy(words) is not None
+            or (len(text) > 40 and compression_ratio(text) > 2.4))
 
 
 def cut_loop(text: str) -> str:
-    """The text up to the end of the first copy of a repeated span (for partials, which get no retry)."""
+    """The text up to the end of the first copy of a repeated span, or before a trailing copy (for
+    partials, which get no retry)."""
     words = text.split()
-    found = repeated_span([normalize(w) for w in words])
-    if not found:
-        return text
-    i, k = found
-    return " ".join(words[:i + k])
+    keys = [normalize(w) for w in words]
+    found = repeated_span(keys)
+    if found:
+        i, k = found
+        return " ".join(words[:i + k])
+    start = trailing_copy(keys)
+    return " ".join(words[:start]) if start is not None else text
 
 
 def settle_repeats(text: str) -> tuple[str, bool]:
