@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Sequence
 
+import numpy as np
+
 from avatar.asr.transcript import Word
 from avatar.asr.transcript_checks import normalize
 from avatar.frames import SAMPLE_RATE
@@ -43,6 +45,12 @@ STEADY_PASSES = 4      # ... or this many consecutive passes gave it, unsure eac
                        # same word ("and" at 0.3 in every pass); without this one such word held back the whole rest
 SIMILAR_RATIO = 0.6    # two spellings of one word (difflib ratio)
 HEAD = 160             # samples compared to tell that the audio is still the same utterance
+
+
+def head_of(audio) -> bytes:
+    """The utterance's first HEAD samples: a pass, a commit and the final audio with the same head
+    belong to the same utterance."""
+    return np.asarray(audio[:HEAD]).tobytes()
 
 
 def word_key(word: str) -> str:
@@ -167,8 +175,7 @@ class LocalAgreement:
                     break
                 agreed += 1
         if first and (agreed < self.min_words or lang_prob < FIRST_COMMIT_PROB
-                      or audio_len < self.first_commit_s * SAMPLE_RATE
-                      or (self.languages is not None and lang not in self.languages)):
+                      or audio_len < self.first_commit_s * SAMPLE_RATE or self.barred):
             agreed = 0  # the first words wait until the language is sure (and one whose words may be confirmed)
         confirmed = new[:agreed]
         keep = self.first_agree_passes - 1  # enough passes for either rule

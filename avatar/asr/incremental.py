@@ -21,8 +21,8 @@ from typing import Sequence
 
 import numpy as np
 
-from avatar.asr.agreement import (AGREE_PASSES, FIRST_AGREE_PASSES, HEAD, MIN_WORD_PROB, OVERLAP_S, RIGHT_CONTEXT_S,
-                                  Commit, LocalAgreement, similar)
+from avatar.asr.agreement import (AGREE_PASSES, FIRST_AGREE_PASSES, MIN_WORD_PROB, OVERLAP_S, RIGHT_CONTEXT_S,
+                                  Commit, LocalAgreement, head_of, similar)
 from avatar.asr.tail_check import TAIL_MIN_LOGPROB, judge_tail, usable
 from avatar.asr.transcript import Transcript, Word
 from avatar.cancel import NEVER, CancelToken
@@ -63,7 +63,7 @@ class IncrementalRecognizer:
                 cancel: CancelToken = NEVER) -> Transcript:
         """One pass over the audio after the confirmed words; returns the best guess so far
         (confirmed words + this pass's others) as a partial transcript."""
-        head = np.asarray(audio[:HEAD]).tobytes()
+        head = head_of(audio)
         with self._lock:
             if head != self._head or self._agree.cut >= len(audio):
                 self._agree.reset()  # a new utterance (or the audio was trimmed under us)
@@ -93,7 +93,7 @@ class IncrementalRecognizer:
         was confirmed; its passes can then be plain ones (no word times, the slower cadence), as the
         final pass will be the whole one."""
         with self._lock:
-            return not (self._agree.barred and np.asarray(audio[:HEAD]).tobytes() == self._head)
+            return not (self._agree.barred and head_of(audio) == self._head)
 
     def commit(self) -> Commit:
         with self._lock:

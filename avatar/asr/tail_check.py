@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from avatar.asr.agreement import HEAD, Commit, match_start, similar, word_key
+from avatar.asr.agreement import Commit, head_of, match_start, similar, word_key
 from avatar.asr.transcript import Transcript
 from avatar.asr.transcript_checks import is_hallucination, looks_looped
 from avatar.frames import SAMPLE_RATE
@@ -33,7 +33,7 @@ def usable(commit: Commit | None, audio: np.ndarray) -> str:
         return "language"  # an utterance in a language whose words are not confirmed while spoken
     if commit is None or not commit.words:
         return "none_confirmed"
-    if commit.head and np.asarray(audio[:HEAD]).tobytes() != commit.head:
+    if commit.head and head_of(audio) != commit.head:
         return "other_audio"
     if commit.cut <= 0 or commit.cut >= len(audio):
         return "no_cut"
