@@ -24,6 +24,7 @@ _CHOICES: dict[str, tuple] = {
     "general.lang": ("auto", "de", "en"),
     "llm.device": ("cpu", "cuda"),
     "llm.dtype": ("auto", "float32", "bfloat16", "float16"),
+    "llm.backend": ("auto", "torch"),
     "llm.confidence": ("prob", "margin", "entropy"),
     "llm.order": ("confidence", "left_to_right", "random"),
     "answer.kind": ("diffusion", "retrieval"),

@@ -1,4 +1,5 @@
 """The embedded model's contract with the engine: exact prompt cache, log-probability logits, Auto loading."""
+import numpy as np
 import torch
 from transformers import AutoConfig, AutoModel
 
@@ -101,15 +102,19 @@ def test_the_kiosk_loads_the_embedded_model_without_transformers_and_gets_the_sa
 
     from avatar.llm import loader
     from avatar.llm.mdlm_layers import DEFAULTS, FastAvatarMDLM
+    from avatar.llm.numpy_mdlm import NumpyMDLM
     from avatar.llm.random_model import make_random_model
 
     assert {k: p.default for k, p in inspect.signature(AvatarMDLMConfig.__init__).parameters.items()
             if p.default is not inspect.Parameter.empty} == DEFAULTS
     folder = make_random_model(tmp_path / "m", "avatar-mdlm")
     (folder / "tokenizer_config.json").unlink()  # as shipped: tokenizer.json alone
+    native = loader.load_model(folder, threads=1)
+    monkeypatch.setattr(loader, "_load_native", lambda *a, **k: None)
     fast = loader.load_model(folder, threads=1)
     monkeypatch.setattr(loader, "_load_embedded", lambda *a, **k: None)
     slow = loader.load_model(folder, threads=1)
+    assert isinstance(native.model, NumpyMDLM)
     assert isinstance(fast.model, FastAvatarMDLM) and isinstance(slow.model, AvatarMDLM)
     assert (fast.mask_token_id, fast.eos_token_ids, fast.pad_token_id, fast.vocab_size) == \
         (slow.mask_token_id, slow.eos_token_ids, slow.pad_token_id, slow.vocab_size)
@@ -118,6 +123,9 @@ def test_the_kiosk_loads_the_embedded_model_without_transformers_and_gets_the_sa
     x = ids(1, 24) % fast.vocab_size
     with torch.no_grad():
         torch.testing.assert_close(fast.model(x, prompt_len=16).logits, slow.model(x, prompt_len=16).logits)
+        # the numpy model (what the kiosk runs): the answer positions' log-probabilities
+        np.testing.assert_allclose(native.model(x.numpy(), prompt_len=16).logits[:, 16:],
+                                   fast.model(x, prompt_len=16).logits[:, 16:].numpy(), rtol=1e-4, atol=1e-4)
     text = "Die Garderobe ist im Erdgeschoss. Admission is 12 euros!"
     encoded = fast.tokenizer.encode(text, add_special_tokens=False)
     assert encoded == slow.tokenizer.encode(text, add_special_tokens=False)

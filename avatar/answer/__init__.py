@@ -30,11 +30,9 @@ def load_answer_model(cfg, path=None):
     """The diffusion model for the answerer: refused at load (ModelError naming the missing tokens)
     when its tokenizer cannot write the answerer's prompt and reply record."""
     from avatar.answer.prompt import RECORD_TOKENS
-    from avatar.llm.loader import load_model
+    from avatar.llm.loader import load_configured
 
-    return load_model(path or cfg.llm.model, family=cfg.llm.family or None, device=cfg.llm.device,
-                      threads=cfg.llm.threads, dtype=cfg.llm.dtype, needs_tokens=RECORD_TOKENS,
-                      purpose="the kiosk's answerer")
+    return load_configured(cfg.llm, path, needs_tokens=RECORD_TOKENS, purpose="the kiosk's answerer")
 
 
 def make_answerer(cfg, tracer: Tracer = TRACER, knowledge: str | None = None, notices: list | None = None,

@@ -60,11 +60,10 @@ class DiffusionAnswerer:
 
     def __init__(self, cfg, pack, tracer: Tracer = TRACER, lm=None):
         from avatar.answer.retrieval import retriever_for
-        from avatar.llm.loader import load_model
+        from avatar.llm.loader import load_configured
 
         self.cfg, self.pack, self.tracer = cfg, pack, tracer
-        self.lm = lm or load_model(cfg.llm.model, family=cfg.llm.family or None, device=cfg.llm.device,
-                                   threads=cfg.llm.threads, dtype=cfg.llm.dtype)
+        self.lm = lm or load_configured(cfg.llm)
         self.codec = PromptCodec(self.lm.tokenizer)
         self.retriever = retriever_for(pack, cfg)
         from avatar.llm.engine import DecodeOptions
@@ -117,7 +116,7 @@ class DiffusionAnswerer:
 
     # --- Answerer --------------------------------------------------------------------------------
     def warmup(self) -> None:
-        """One decode per language now, so the first visitor does not pay torch's lazy set-up."""
+        """One decode per language now, so the first visitor does not pay the first calls' set-up."""
         self.retriever.prepare(tuple(self.cfg.general.languages), background=True)
         from avatar.llm.engine import DecodeOverBudget
 
@@ -126,7 +125,7 @@ class DiffusionAnswerer:
             try:
                 self.decode_candidate("warmup", lang, facts)
             except DecodeOverBudget:
-                pass  # the first decode pays torch's set-up: slow by nature, and no visitor waits for it
+                pass  # the first decode pays the set-up: slow by nature, and no visitor waits for it
         checks = _checks_module() if self.cfg.checks.enabled else None
         if checks is not None and hasattr(checks, "warmup"):
             checks.warmup(tuple(self.cfg.general.languages))

@@ -52,7 +52,7 @@ def run_llm_bench(lm, base, *, threads: int, repeats: int = 3, n_prompts: int = 
                 if r == 0:
                     texts[name].append(result.text)
     report = {
-        "model": str(lm.path), "family": lm.family.name, "device": str(lm.device), "threads": threads,
+        "model": str(lm.path), "family": lm.family.name, "device": str(lm.device), "backend": lm.backend, "threads": threads,
         "cache_kind": lm.forward.cache_kind, "prompts": len(prompts), "repeats": repeats,
         "prompt_tokens": statistics.median(len(p) for p in prompts),
         "options": {"gen_length": base.gen_length, "block_length": base.block_length,
@@ -98,7 +98,7 @@ def _ratio(a: float | None, b: float | None) -> float | None:
 
 
 def print_report(report: dict) -> None:
-    print(f"model {report['model']} ({report['family']}, {report['device']}, cache {report['cache_kind']}), "
+    print(f"model {report['model']} ({report['family']}, {report['device']}, {report.get('backend', 'torch')}, cache {report['cache_kind']}), "
           f"{report['prompts']} prompts (median {report['prompt_tokens']} tokens) x {report['repeats']} repeats, medians:")
     print(f"{'setting':<20}{'tok/s':>9}{'tok/step':>10}{'1st block ms':>14}{'reply ms':>10}{'steps':>7}{'tokens':>8}")
     for name, s in report["settings"].items():

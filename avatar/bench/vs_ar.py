@@ -241,17 +241,17 @@ def run(models: dict[str, Path], cases: list[Case], cfg, budgets: tuple[float, .
 
 def _run(models, cases, cfg, budgets, tables_from, progress) -> dict[str, Any]:
     from avatar.answer.diffusion_answerer import DiffusionAnswerer
-    from avatar.llm.loader import load_model
+    from avatar.llm.loader import load_configured
 
     work = Path(tempfile.mkdtemp(prefix="vs-ar-"))
     lms, meters, info = {}, {}, {}
     for name, folder in models.items():
         still = snapshot(Path(folder), work / name, Path(tables_from or folder))
-        lm = load_model(still, device=cfg.llm.device, threads=cfg.llm.threads, dtype=cfg.llm.dtype)
+        lm = load_configured(cfg.llm, still, family=None)
         lms[name], meters[name] = lm, DecodeMeter(lm)
         training = (still / "training.txt").read_text().split() if (still / "training.txt").exists() else []
         info[name] = {"folder": str(folder), "family": lm.family.name, "decoder": lm.family.decoder,
-                      "params": sum(p.numel() for p in lm.model.parameters()),
+                      "params": parameter_count(lm.model),
                       "training": dict(zip(training[0::2], training[1::2]))}
 
     def answerer_for(cache, name, mode, case, overrides):
@@ -372,3 +372,10 @@ def format_report(result: dict[str, Any]) -> str:
             for mode, summ in modes.items():
                 lines.append(f"{model:<12}{mode:<12}{summ['n']:>5}" + "".join(f"{fmt(k, summ.get(k)):>12}" for k, _ in cols))
     return "\n".join(lines)
+
+
+def parameter_count(model) -> int:
+    """Parameters of a torch module or of the numpy model (numpy_mdlm.NumpyMDLM)."""
+    if hasattr(model, "num_parameters"):
+        return int(model.num_parameters())
+    return sum(p.numel() for p in model.parameters())

@@ -31,10 +31,9 @@ def run(args, cfg) -> int:
         return 0
     from avatar.bench.llm import print_report, run_llm_bench
     from avatar.llm.engine import DecodeOptions
-    from avatar.llm.loader import load_model
+    from avatar.llm.loader import load_configured
 
-    lm = load_model(args.model or cfg.llm.model, family=args.family or cfg.llm.family or None,
-                    device=cfg.llm.device, threads=cfg.llm.threads, dtype=cfg.llm.dtype)
+    lm = load_configured(cfg.llm, args.model, **({"family": args.family} if args.family else {}))
     base = DecodeOptions.from_config(cfg.llm, repetition_guard=not args.no_guard, max_ms=0.0)  # timed, never cut
     report = run_llm_bench(lm, base, threads=cfg.llm.threads, repeats=args.repeats, n_prompts=args.prompts,
                            sweep=tuple(float(v) for v in args.sweep.split(",") if v.strip()))

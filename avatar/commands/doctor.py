@@ -186,7 +186,7 @@ def _llm(cfg) -> Check:
         model = load_answer_model(cfg, path)
     except ModelError as exc:
         return Check("language model", "missing", exc.message, exc.hint or "")
-    return Check("language model", "ok", f"{path.name} ({model.family.name}, {cfg.llm.device}); {integrity.detail}")
+    return Check("language model", "ok", f"{path.name} ({model.family.name}, {cfg.llm.device}, {model.backend}); {integrity.detail}")
 
 
 def _cuda(cfg) -> Check:

@@ -37,10 +37,10 @@ def add_arguments(parser) -> None:
 def run(args, cfg) -> int:
     if args.vs_ar:
         return _run_vs_ar(args, cfg)
-    from avatar.llm.loader import load_model
+    from avatar.llm.loader import load_configured
     from avatar.train.evaluate import options_for, run_eval
 
-    lm = load_model(args.model or cfg.llm.model, device=cfg.llm.device, threads=cfg.llm.threads, dtype=cfg.llm.dtype)
+    lm = load_configured(cfg.llm, args.model, family=None)
     if args.packs:
         return _run_packs(args, cfg, lm)
     result = run_eval(lm, args.n, options_for(cfg, lm), seed=args.seed, baseline=not args.no_baseline)

@@ -12,32 +12,32 @@ order (`order`) means nothing left to right: a variant differs only by its seed 
 """
 from __future__ import annotations
 
-import math
 from typing import Generator, Sequence
 
-import torch
+import numpy as np
 
 from avatar.cancel import NEVER, CancelToken
 from avatar.llm.engine import (Block, BlockCloser, DecodeOptions, DecodeSummary, DecodingLM, StepObserver,
-                               _confidence, check_budget, decode_inputs, end_stopped_groups)
+                               _confidence, check_budget, decode_inputs, end_stopped_groups, sample)
+from avatar.llm.forward_pass import as_numpy
 from avatar.trace import now
 
 
-@torch.no_grad()
-def decode(lm: DecodingLM, prompt_ids: Sequence[int] | torch.Tensor, options: DecodeOptions, *,
+def decode(lm: DecodingLM, prompt_ids: Sequence[int] | np.ndarray, options: DecodeOptions, *,
            answer: Sequence[int] | None = None, groups: Sequence[tuple[int, int]] | None = None,
            stop_ids: Sequence[int] | None = None, cancel: CancelToken = NEVER,
            on_step: StepObserver | None = None) -> Generator[Block, None, DecodeSummary]:
     t0 = now()
-    model, device, mask_id = lm.model, lm.device, lm.mask_token_id
+    model, fwd, mask_id = lm.model, lm.forward, lm.mask_token_id
     prompt, x, groups, stop_ids, is_stop, banned, bias_ids, bias_values, gen = decode_inputs(
         lm, prompt_ids, options, answer, groups, stop_ids)
     n = x.shape[1]
-    cache = model.encode_prompt(prompt)
+    with fwd.no_grad():
+        cache = model.encode_prompt(fwd.to_model(prompt))
     past = model.start_reply(cache)
     fed = 0  # answer positions whose input (the token before them, <bos> first) the cache holds
     steps, closer = 0, BlockCloser(lm, groups, is_stop, stop_ids[0], options.repetition_guard, t0)
-    committed_conf = torch.ones(n, dtype=torch.float32, device=device)
+    committed_conf = np.ones(n, dtype=np.float32)
 
     for b, start in enumerate(range(0, n, options.block_length)):
         end = min(start + options.block_length, n)
@@ -46,24 +46,22 @@ def decode(lm: DecodingLM, prompt_ids: Sequence[int] | torch.Tensor, options: De
                 continue  # fixed or already filled: it is fed with the next pass
             cancel.raise_if_cancelled()
             check_budget(options, t0, steps)
-            inputs = torch.cat([torch.tensor([[model.config.bos_token_id]], device=device), x[:, :-1]], dim=1)
-            logits = model._reply_logits(inputs[:, fed:i + 1], cache, past)[0, -1:].to(torch.float32, copy=True)
+            inputs = np.concatenate([[[model.config.bos_token_id]], x[:, :-1]], axis=1)
+            with fwd.no_grad():
+                raw = model._reply_logits(fwd.to_model(inputs[:, fed:i + 1]), cache, past)[0, -1:]
+            logits = np.array(as_numpy(raw), dtype=np.float32)  # a copy: banned ids are set in place
             fed = i + 1
             steps += 1
-            if bias_ids.numel():
+            if bias_ids.size:
                 logits[:, bias_ids] += bias_values
-            logits[:, banned] = -math.inf
-            if options.temperature > 0:
-                noise = torch.rand(logits.shape, generator=gen, device=device, dtype=torch.float64)
-                predicted = (logits.double() / options.temperature - torch.log(-torch.log(noise))).argmax(-1)
-            else:
-                predicted = logits.argmax(-1)
+            logits[:, banned] = -np.inf
+            predicted = sample(logits, options.temperature, gen)
             x[0, i] = predicted[0]
             committed_conf[i] = _confidence(logits, predicted, options.confidence)[0]
             if is_stop[predicted[0]]:  # the group ends here: its masked rest becomes the stop token
-                end_stopped_groups(x, torch.tensor([i]), groups, mask_id)
+                end_stopped_groups(x, [i], groups, mask_id)
             if on_step is not None:
-                on_step(b, steps, x[0].clone())
+                on_step(b, steps, x[0].copy())
 
         block = closer.close(x, b, start, end, steps)
         yield block

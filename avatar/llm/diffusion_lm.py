@@ -5,7 +5,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-import torch
+import numpy as np
 
 from avatar.cancel import NEVER, CancelToken
 from avatar.errors import ConfigError
@@ -25,11 +25,16 @@ class DiffusionLM:
     family: Family
     forward: ModelForward
     path: Path
-    device: torch.device
+    device: str                  # cpu | cuda (a numpy model: cpu)
     mask_token_id: int
     eos_token_ids: tuple[int, ...]
     pad_token_id: int | None
     vocab_size: int
+
+    @property
+    def backend(self) -> str:
+        """numpy (the embedded model on the CPU, numpy_mdlm.py) or torch."""
+        return "numpy" if self.forward.native else "torch"
 
     # --- text ------------------------------------------------------------------------------------
     def decode_text(self, ids: Sequence[int]) -> str:
@@ -57,14 +62,14 @@ class DiffusionLM:
             return ar_engine.decode
         return engine.decode
 
-    def stream(self, prompt_ids: Sequence[int] | torch.Tensor, options: DecodeOptions | None = None,
+    def stream(self, prompt_ids: Sequence[int] | np.ndarray, options: DecodeOptions | None = None,
                cancel: CancelToken = NEVER, on_step: StepObserver | None = None) -> Iterator[Block]:
         """Committed blocks as soon as each is final (feed them to TTS)."""
         options = options or self.default_options()
         self._check_lengths(prompt_ids, options.gen_length)
         yield from self._decode(self, prompt_ids, options, cancel=cancel, on_step=on_step)
 
-    def generate(self, prompt_ids: Sequence[int] | torch.Tensor, options: DecodeOptions | None = None,
+    def generate(self, prompt_ids: Sequence[int] | np.ndarray, options: DecodeOptions | None = None,
                  cancel: CancelToken = NEVER, on_step: StepObserver | None = None,
                  tracer: Tracer | None = None, turn: int | None = None) -> DecodeResult:
         options = options or self.default_options()
@@ -81,7 +86,7 @@ class DiffusionLM:
             tracer.record(DECODE, t0, turn=turn, track="llm", **result.to_json())
         return result
 
-    def infill(self, prompt_ids: Sequence[int] | torch.Tensor, skeleton: Sequence[SkeletonItem],
+    def infill(self, prompt_ids: Sequence[int] | np.ndarray, skeleton: Sequence[SkeletonItem],
                options: DecodeOptions | None = None, cancel: CancelToken = NEVER,
                on_step: StepObserver | None = None) -> InfillResult:
         """Fill the skeleton's slots; its fixed tokens are never changed."""
@@ -108,8 +113,8 @@ class DiffusionLM:
                             slot_ranges=[(s, s + len(c)) for (s, _), c in zip(layout.slot_ranges, slots)],
                             confidence=summary.confidence)
 
-    def _check_lengths(self, prompt_ids: Sequence[int] | torch.Tensor, answer_len: int) -> None:
-        p = prompt_ids.numel() if torch.is_tensor(prompt_ids) else len(prompt_ids)
+    def _check_lengths(self, prompt_ids: Sequence[int] | np.ndarray, answer_len: int) -> None:
+        p = int(np.asarray(prompt_ids).size)
         if p == 0:  # shifted-logit models predict the first answer token from the last prompt position
             raise ConfigError("the prompt is empty", hint="build it with DiffusionLM.chat_prompt(question)")
         limit = getattr(self.model.config, "max_position_embeddings", None)

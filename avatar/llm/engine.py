@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Callable, Generator, Protocol, Sequence
 
-import torch
+import numpy as np
 
 from avatar.cancel import NEVER, CancelToken
 from avatar.errors import ConfigError
@@ -31,7 +31,7 @@ class DecodingLM(Protocol):
     Declared here, below diffusion_lm.py, so that the loops need not import the module that drives them."""
     model: Any
     forward: ModelForward
-    device: torch.device
+    device: str
     mask_token_id: int
     eos_token_ids: tuple[int, ...]
     vocab_size: int
@@ -135,7 +135,7 @@ class DecodeResult:
 @dataclass
 class DecodeSummary:
     """What the generator returns when it is done (besides the blocks it yielded)."""
-    answer: torch.Tensor
+    answer: np.ndarray
     steps: int
     cache: str
     prompt_passes: int
@@ -143,7 +143,7 @@ class DecodeSummary:
     confidence: list[float] = field(default_factory=list)  # per answer position, at commit (1.0: given)
 
 
-StepObserver = Callable[[int, int, torch.Tensor], None]  # (block index, step, answer ids (N,)) after a step
+StepObserver = Callable[[int, int, np.ndarray], None]  # (block index, step, answer ids (N,)) after a step
 
 
 
@@ -152,12 +152,12 @@ class BlockCloser:
     """Closes each committed block of one decode, for both decoders: the reply's text so far, the
     block's new piece of it, and why the decode stopped (length, eos, repetition)."""
 
-    def __init__(self, lm, groups, is_stop: torch.Tensor, stop_id: int, repetition_guard: bool, t0: float):
+    def __init__(self, lm, groups, is_stop: np.ndarray, stop_id: int, repetition_guard: bool, t0: float):
         self.lm, self.groups, self.is_stop, self.stop_id = lm, groups, is_stop, stop_id
         self.repetition_guard, self.t0 = repetition_guard, t0
         self.text, self.n_ids, self.stopped = "", 0, "length"
 
-    def close(self, x: torch.Tensor, b: int, start: int, end: int, steps: int) -> Block:
+    def close(self, x: np.ndarray, b: int, start: int, end: int, steps: int) -> Block:
         ids, text, finished, repeated = committed_text(self.lm, x, self.groups, self.is_stop, start, end,
                                                        self.stop_id, self.repetition_guard)
         if repeated:
@@ -170,7 +170,7 @@ class BlockCloser:
         return block
 
 
-def committed_text(lm, x: torch.Tensor, groups, is_stop: torch.Tensor, start: int, end: int, stop_id: int,
+def committed_text(lm, x: np.ndarray, groups, is_stop: np.ndarray, start: int, end: int, stop_id: int,
                    guard: bool) -> tuple[list[int], str, bool, bool]:
     """After the block [start, end) is committed (either decoder): the kept ids so far, their text,
     whether the answer is finished, and whether the repetition guard cut a loop (`guard`: a group
@@ -196,27 +196,27 @@ def committed_text(lm, x: torch.Tensor, groups, is_stop: torch.Tensor, start: in
 
 def decode_inputs(lm: DecodingLM, prompt_ids, options: DecodeOptions, answer, groups, stop_ids):
     """What every decoder (diffusion or autoregressive) starts from: the prompt and answer as
-    tensors, the groups, the ids that stop a group (and as a mask), the banned ids (the mask always), the logit bias
-    and the seeded generator."""
-    device, mask_id = lm.device, lm.mask_token_id
-    prompt = torch.as_tensor(list(prompt_ids) if not torch.is_tensor(prompt_ids) else prompt_ids,
-                             dtype=torch.long, device=device).reshape(1, -1)
+    (1, n) int64 arrays, the groups, the ids that stop a group (and as a mask), the banned ids (the
+    mask always), the logit bias and the seeded random generator. The loops run in numpy whatever
+    the model runs in (its logits come back as numpy arrays, avatar/llm/forward_pass.py)."""
+    mask_id = lm.mask_token_id
+    prompt = np.asarray(prompt_ids, dtype=np.int64).reshape(1, -1)
     if answer is None:
         answer = [mask_id] * options.gen_length
-    x = torch.tensor([list(answer)], dtype=torch.long, device=device)
+    x = np.array([list(answer)], dtype=np.int64)
     groups = list(groups) if groups is not None else [(0, x.shape[1])]
     stop_ids = list(stop_ids) if stop_ids is not None else list(lm.eos_token_ids)
-    is_stop = torch.zeros(lm.vocab_size, dtype=torch.bool, device=device)
+    is_stop = np.zeros(lm.vocab_size, dtype=bool)
     is_stop[stop_ids] = True
-    banned = torch.tensor(sorted({mask_id, *(t for t in options.banned_token_ids if 0 <= t < lm.vocab_size)}),
-                          dtype=torch.long, device=device)
+    banned = np.array(sorted({mask_id, *(t for t in options.banned_token_ids if 0 <= t < lm.vocab_size)}),
+                      dtype=np.int64)
     bias = [(t, b) for t, b in options.logit_bias if 0 <= t < lm.vocab_size and b]
-    bias_ids = torch.tensor([t for t, _ in bias], dtype=torch.long, device=device)
-    bias_values = torch.tensor([b for _, b in bias], dtype=torch.float32, device=device)
-    gen = torch.Generator(device=device).manual_seed(options.seed)
+    bias_ids = np.array([t for t, _ in bias], dtype=np.int64)
+    bias_values = np.array([b for _, b in bias], dtype=np.float32)
+    gen = np.random.default_rng(options.seed)
     return prompt, x, groups, stop_ids, is_stop, banned, bias_ids, bias_values, gen
 
-def decode(lm: DecodingLM, prompt_ids: Sequence[int] | torch.Tensor, options: DecodeOptions, *,
+def decode(lm: DecodingLM, prompt_ids: Sequence[int] | np.ndarray, options: DecodeOptions, *,
            answer: Sequence[int] | None = None, groups: Sequence[tuple[int, int]] | None = None,
            stop_ids: Sequence[int] | None = None, cancel: CancelToken = NEVER,
            on_step: StepObserver | None = None) -> Generator[Block, None, DecodeSummary]:
@@ -228,13 +228,13 @@ def decode(lm: DecodingLM, prompt_ids: Sequence[int] | torch.Tensor, options: De
     the family's end-of-sequence tokens.
     """
     t0 = now()
-    device, mask_id = lm.device, lm.mask_token_id
+    mask_id = lm.mask_token_id
     prompt, x, groups, stop_ids, is_stop, banned, bias_ids, bias_values, gen = decode_inputs(
         lm, prompt_ids, options, answer, groups, stop_ids)
     n = x.shape[1]
     source = lm.forward.start(prompt, options.prompt_cache)
     steps, closer = 0, BlockCloser(lm, groups, is_stop, stop_ids[0], options.repetition_guard, t0)
-    committed_conf = torch.ones(n, dtype=torch.float32, device=device)  # how sure each commit was
+    committed_conf = np.ones(n, dtype=np.float32)  # how sure each commit was
 
     for b, start in enumerate(range(0, n, options.block_length)):
         end = min(start + options.block_length, n)
@@ -244,19 +244,19 @@ def decode(lm: DecodingLM, prompt_ids: Sequence[int] | torch.Tensor, options: De
         while (masked := x[0, start:end] == mask_id).any():
             cancel.raise_if_cancelled()
             check_budget(options, t0, steps)
-            logits = source.logits(x, start, end).to(torch.float32, copy=True)  # banned ids are set in place
+            logits = np.array(source.logits(x, start, end), dtype=np.float32)  # a copy: banned ids are set in place
             steps += 1
-            if bias_ids.numel():
+            if bias_ids.size:
                 logits[:, bias_ids] += bias_values
             logits[:, banned] = -math.inf
             # predict the block, pick what to commit (_choose), commit it; a stop token ends its group
-            predicted, confidence, chosen = _choose(logits, masked, start, end, step, options, gen, device)
+            predicted, confidence, chosen = _choose(logits, masked, start, end, step, options, gen)
             x[0, start + chosen] = predicted[chosen]
             committed_conf[start + chosen] = confidence[chosen]
             end_stopped_groups(x, start + chosen[is_stop[predicted[chosen]]], groups, mask_id)
             step += 1
             if on_step is not None:
-                on_step(b, step, x[0].clone())
+                on_step(b, step, x[0].copy())
 
         block = closer.close(x, b, start, end, steps)
         yield block
@@ -265,16 +265,12 @@ def decode(lm: DecodingLM, prompt_ids: Sequence[int] | torch.Tensor, options: De
     return DecodeSummary(x[0], steps, source.cache, source.prompt_passes, closer.stopped, committed_conf.tolist())
 
 
-def _choose(logits: torch.Tensor, masked: torch.Tensor, start: int, end: int, step: int, options: DecodeOptions,
-            gen: torch.Generator, device) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+def _choose(logits: np.ndarray, masked: np.ndarray, start: int, end: int, step: int, options: DecodeOptions,
+            gen: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One step's prediction for every position of the block, its confidence, and the block
     offsets to commit now."""
     # 1. predict every masked position of the block
-    if options.temperature > 0:  # Gumbel-max sampling, in float64 as low precision hurts quality
-        noise = torch.rand(logits.shape, generator=gen, device=device, dtype=torch.float64)
-        predicted = (logits.double() / options.temperature - torch.log(-torch.log(noise))).argmax(-1)
-    else:
-        predicted = logits.argmax(-1)
+    predicted = sample(logits, options.temperature, gen)
     confidence = _confidence(logits, predicted, options.confidence)
     # 2. how many to commit: above the threshold (at least one), or a fixed count per step
     left = int(masked.sum())
@@ -286,24 +282,32 @@ def _choose(logits: torch.Tensor, masked: torch.Tensor, start: int, end: int, st
     if options.order == "confidence":
         rank = confidence
     elif options.order == "left_to_right":
-        rank = -torch.arange(end - start, device=device, dtype=torch.float32)
+        rank = -np.arange(end - start, dtype=np.float32)
     else:
-        rank = torch.rand(end - start, generator=gen, device=device)
-    rank = rank.masked_fill(~masked, -math.inf)
+        rank = gen.random(end - start).astype(np.float32)
+    rank = np.where(masked, rank, np.float32(-math.inf))
     if step == 0 and options.first_positions:
         first = [p - start for p in options.first_positions if start <= p < end and bool(masked[p - start])]
         if first:
             rank[first] = math.inf
             k = max(k, len(first))
-    chosen = torch.topk(rank, min(k, left)).indices
+    chosen = np.argsort(-rank, kind="stable")[:min(k, left)]  # the k best; ties: the leftmost
     return predicted, confidence, chosen
 
 
-def end_stopped_groups(x: torch.Tensor, stopped_at: torch.Tensor, groups: Sequence[tuple[int, int]],
+def sample(logits: np.ndarray, temperature: float, gen: np.random.Generator) -> np.ndarray:
+    """Each row's token: argmax, or Gumbel-max sampling at `temperature` (in float64: low precision hurts)."""
+    if temperature > 0:
+        noise = gen.random(logits.shape)
+        return (logits.astype(np.float64) / temperature - np.log(-np.log(noise))).argmax(-1)
+    return logits.argmax(-1)
+
+
+def end_stopped_groups(x: np.ndarray, stopped_at: Sequence[int] | np.ndarray, groups: Sequence[tuple[int, int]],
                         mask_id: int) -> None:
     """A committed stop token ends its group: its masked rest becomes that token (and any token
     already committed after it is no longer part of the reply)."""
-    for pos in sorted(stopped_at.tolist()):
+    for pos in sorted(np.asarray(stopped_at).reshape(-1).tolist()):
         g_end = next((ge for gs, ge in groups if gs <= pos < ge), pos + 1)
         rest = x[0, pos + 1:g_end]
         rest[rest == mask_id] = x[0, pos]
@@ -319,18 +323,20 @@ def confidence_stats(confidence: Sequence[float], positions: Sequence[int]) -> d
             "confidence_mean": round(math.exp(sum(math.log(v) for v in values) / len(values)), 4)}
 
 
-def _confidence(logits: torch.Tensor, predicted: torch.Tensor, kind: str) -> torch.Tensor:
-    probs = torch.softmax(logits, dim=-1)
+def _confidence(logits: np.ndarray, predicted: np.ndarray, kind: str) -> np.ndarray:
+    shifted = logits - logits.max(-1, keepdims=True)  # finite: a row always has an unbanned id
+    probs = np.exp(shifted)
+    probs /= probs.sum(-1, keepdims=True)
     if kind == "prob":
-        return probs.gather(-1, predicted[:, None])[:, 0]
+        return np.take_along_axis(probs, predicted[:, None], -1)[:, 0]
     if kind == "margin":
-        top2 = probs.topk(2, dim=-1).values
+        top2 = -np.partition(-probs, 1, axis=-1)[:, :2]
         return top2[:, 0] - top2[:, 1]
-    entropy = -(probs * torch.log(probs.clamp_min(1e-12))).sum(-1)
-    return torch.exp(-entropy)  # 1 for a certain prediction, like prob
+    entropy = -(probs * np.log(np.maximum(probs, 1e-12))).sum(-1)
+    return np.exp(-entropy)  # 1 for a certain prediction, like prob
 
 
-def _kept_positions(answer: torch.Tensor, groups: Sequence[tuple[int, int]], is_stop: torch.Tensor,
+def _kept_positions(answer: np.ndarray, groups: Sequence[tuple[int, int]], is_stop: np.ndarray,
                     upto: int) -> list[int]:
     """Answer positions below `upto` that are reply text: a group's first stop token and what
     follows it in the group are dropped; positions outside every group (fixed tokens) are kept."""

@@ -16,8 +16,6 @@ import logging
 from pathlib import Path
 from typing import Any, Sequence
 
-import torch
-
 from avatar.errors import DeviceError, ModelError
 from avatar.llm.diffusion_lm import DiffusionLM
 from avatar.llm.families import BIDIRECTIONAL, Family, detect_family, get_family, read_config
@@ -26,14 +24,22 @@ from avatar.paths import resolve
 log = logging.getLogger(__name__)
 
 _TOKENIZER_FILES = ("tokenizer.json", "tokenizer.model", "vocab.txt", "vocab.json")
-_DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16, "float64": torch.float64}
+_DTYPES = ("float32", "bfloat16", "float16", "float64")
+
+
+def load_configured(llm: Any, path: str | os.PathLike | None = None, **kwargs: Any) -> DiffusionLM:
+    """The model the [llm] settings name (or `path`), with their family, device, threads, dtype and backend."""
+    settings = {"family": getattr(llm, "family", "") or None, "device": llm.device, "threads": llm.threads,
+                "dtype": llm.dtype, "backend": getattr(llm, "backend", "auto")}
+    return load_model(path or llm.model, **{**settings, **kwargs})
 
 
 def load_model(path: str | os.PathLike, family: str | Family | None = None, device: str = "cpu",
                threads: int | None = None, dtype: str = "auto", needs_tokens: Sequence[str] = (),
-               purpose: str = "") -> DiffusionLM:
+               purpose: str = "", backend: str = "auto") -> DiffusionLM:
     """needs_tokens: tokens the caller writes (e.g. the answerer's reply record); purpose names the
-    caller in the refusal ("the kiosk's answerer")."""
+    caller in the refusal ("the kiosk's answerer"). backend "auto": the embedded model on the CPU in
+    float32 runs in numpy (numpy_mdlm.py), everything else in torch; "torch": always torch."""
     from avatar.integrity import check_model
 
     folder = resolve(path)
@@ -47,22 +53,22 @@ def load_model(path: str | os.PathLike, family: str | Family | None = None, devi
         raise ModelError(f"{folder} has no tokenizer (tokenizer.json)",
                          hint="copy the tokenizer files (tokenizer.json, tokenizer_config.json) into the model folder")
     fam = family if isinstance(family, Family) else get_family(family) if family else detect_family(config, folder)
-    torch_device = _device(device)
-    if threads:
-        torch.set_num_threads(int(threads))
-    torch_dtype = _dtype(dtype, torch_device)
+    if device not in ("cpu", "cuda"):
+        raise DeviceError(f"unknown llm.device '{device}'", hint="use cpu or cuda")
+    if dtype != "auto" and dtype not in _DTYPES:
+        raise ModelError(f"unknown llm.dtype '{dtype}'", hint=f"use auto or one of {', '.join(_DTYPES)}")
 
-    fast = _load_embedded(folder, config, fam, torch_dtype)
-    if fast is not None:  # the shipped embedded model: plain torch and tokenizers, no transformers import
-        model, tokenizer = fast
+    if backend not in ("auto", "torch"):
+        raise ModelError(f"unknown llm.backend '{backend}'", hint="use auto or torch")
+    numpy_ok = backend == "auto" and device == "cpu" and dtype in ("auto", "float32")
+    native = _load_native(folder, config, fam) if numpy_ok else None
+    if native is not None:  # the shipped embedded model in numpy: neither torch nor transformers imported
+        model, tokenizer = native
         _check_needed_tokens(folder, fam, tokenizer, needs_tokens, purpose)
-        model = model.to(torch_device).eval()
+        if threads:
+            limit_blas_threads(int(threads))
     else:
-        _register_embedded_model()
-        tokenizer = _load_tokenizer(folder, fam)
-        _check_needed_tokens(folder, fam, tokenizer, needs_tokens, purpose)  # before seconds of weight loading
-        model = _load_weights(folder, config, fam, torch_dtype).to(torch_device).eval()
-    model.requires_grad_(False)
+        model, tokenizer = _load_torch(folder, config, fam, device, threads, dtype, needs_tokens, purpose)
     vocab_size = int(getattr(model.config, "vocab_size", 0) or len(tokenizer))
     mask_id = _mask_id(tokenizer, fam, config, vocab_size)
     if mask_id is None:
@@ -83,24 +89,105 @@ def load_model(path: str | os.PathLike, family: str | Family | None = None, devi
 
     use_model_folder(folder)  # the checks read this model's tables (none: a foreign model, those checks skip)
     return DiffusionLM(model=model, tokenizer=tokenizer, family=fam, forward=forward, path=folder,
-                       device=torch_device, mask_token_id=mask_id, eos_token_ids=tuple(eos_ids),
+                       device=device, mask_token_id=mask_id, eos_token_ids=tuple(eos_ids),
                        pad_token_id=pad_id, vocab_size=vocab_size)
 
 
-def _load_embedded(folder: Path, config: dict, fam: Family, dtype: torch.dtype) -> tuple[Any, Any] | None:
-    """The embedded model (avatar-mdlm) in plain torch and its bare tokenizer.json: importing
-    transformers' PreTrainedModel alone costs ~3 s on a 2-core box, which is most of a cold start.
-    None for any other folder (the transformers path loads it)."""
-    if (fam.name not in ("avatar-mdlm", "avatar-ar") or config.get("model_type") != fam.name or "auto_map" in config
-            or sorted(p.name for p in folder.glob("*.safetensors")) != ["model.safetensors"]
-            or not (folder / "tokenizer.json").is_file() or (folder / "tokenizer_config.json").exists()):
+def _load_torch(folder: Path, config: dict, fam: Family, device: str, threads: int | None, dtype: str,
+                needs_tokens: Sequence[str], purpose: str) -> tuple[Any, Any]:
+    """Any model in torch (the embedded one too, on cuda or in another dtype, and its AR twin)."""
+    import torch
+
+    torch_device = _device(device)
+    if threads:
+        torch.set_num_threads(int(threads))
+    torch_dtype = _dtype(dtype, torch_device)
+    fast = _load_embedded(folder, config, fam, torch_dtype)
+    if fast is not None:  # the embedded model or its twin: plain torch and tokenizers, no transformers import
+        model, tokenizer = fast
+        _check_needed_tokens(folder, fam, tokenizer, needs_tokens, purpose)
+        model = model.to(torch_device).eval()
+    else:
+        _register_embedded_model()
+        tokenizer = _load_tokenizer(folder, fam)
+        _check_needed_tokens(folder, fam, tokenizer, needs_tokens, purpose)  # before seconds of weight loading
+        model = _load_weights(folder, config, fam, torch_dtype).to(torch_device).eval()
+    model.requires_grad_(False)
+    return model, tokenizer
+
+
+def _embedded_folder(folder: Path, config: dict, fam: Family, names: tuple[str, ...]) -> bool:
+    """A folder as `avatar train` writes it for one of `names`: config.json of that model type, one
+    model.safetensors and a bare tokenizer.json (anything else goes through transformers)."""
+    return (fam.name in names and config.get("model_type") == fam.name and "auto_map" not in config
+            and sorted(p.name for p in folder.glob("*.safetensors")) == ["model.safetensors"]
+            and (folder / "tokenizer.json").is_file() and not (folder / "tokenizer_config.json").exists())
+
+
+def _settings(config: dict) -> Any:
+    from avatar.llm.numpy_mdlm import MDLMSettings
+
+    return MDLMSettings(**{k: v for k, v in config.items() if not k.startswith("_")})
+
+
+def _load_native(folder: Path, config: dict, fam: Family) -> tuple[Any, Any] | None:
+    """The embedded model (avatar-mdlm, float32 weights) in numpy and its bare tokenizer.json:
+    importing torch alone costs ~2.4 s on a 2-core box, half of a cold start (numpy_mdlm.py).
+    None for any other folder (torch loads it)."""
+    if not _embedded_folder(folder, config, fam, ("avatar-mdlm",)):
         return None
-    from safetensors.torch import load_file
+    from safetensors import safe_open
+
+    with safe_open(str(folder / "model.safetensors"), framework="numpy") as f:
+        if any(f.get_slice(n).get_dtype() != "F32" for n in f.keys()):
+            return None  # half precision: numpy has no bfloat16, torch reads it
+    from avatar.llm.numpy_mdlm import NumpyMDLM
+
+    try:
+        model = NumpyMDLM.load(folder, _settings(config))
+        tokenizer = _bare_tokenizer(folder)
+    except Exception as exc:  # weights that do not fit config.json, a broken tokenizer.json
+        raise _unfit(folder, exc) from None
+    return model, tokenizer
+
+
+def _bare_tokenizer(folder: Path) -> "BareTokenizer":
     from tokenizers import Tokenizer
 
-    from avatar.llm.mdlm_layers import FastAvatarMDLM, MDLMSettings
+    return BareTokenizer(Tokenizer.from_file(str(folder / "tokenizer.json")))
 
-    settings = MDLMSettings(**{k: v for k, v in config.items() if not k.startswith("_")})
+
+def _unfit(folder: Path, exc: Exception) -> ModelError:
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return ModelError(f"cannot load the embedded model in {folder}: {first}",
+                      hint="the folder's files do not belong together; copy the model folder again")
+
+
+_BLAS_LIMIT: Any = None  # threadpoolctl's handle: the limit lasts while it is held
+
+
+def limit_blas_threads(threads: int) -> None:
+    """numpy's BLAS threads for the numpy model (llm.threads; torch.set_num_threads' counterpart)."""
+    global _BLAS_LIMIT
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # an install without it keeps BLAS's own thread count
+        log.debug("threadpoolctl missing: numpy's BLAS keeps its own thread count")
+        return
+    _BLAS_LIMIT = threadpool_limits(limits=threads, user_api="blas")
+
+
+def _load_embedded(folder: Path, config: dict, fam: Family, dtype: Any) -> tuple[Any, Any] | None:
+    """The embedded model (avatar-mdlm) or its AR twin in plain torch and its bare tokenizer.json:
+    importing transformers' PreTrainedModel alone costs ~3 s on a 2-core box. None for any other
+    folder (the transformers path loads it)."""
+    if not _embedded_folder(folder, config, fam, ("avatar-mdlm", "avatar-ar")):
+        return None
+    from safetensors.torch import load_file
+
+    from avatar.llm.mdlm_layers import FastAvatarMDLM
+
+    settings = _settings(config)
     try:
         if fam.name == "avatar-ar":  # the AR twin (issue 15): the same settings and parameter names
             from avatar.llm.ar_layers import FastAvatarAR
@@ -108,11 +195,9 @@ def _load_embedded(folder: Path, config: dict, fam: Family, dtype: torch.dtype) 
         else:
             model = FastAvatarMDLM(settings)
         model.load_state_dict(load_file(str(folder / "model.safetensors")), strict=True)
-        tokenizer = BareTokenizer(Tokenizer.from_file(str(folder / "tokenizer.json")))
+        tokenizer = _bare_tokenizer(folder)
     except Exception as exc:  # a state dict that does not fit, a broken tokenizer.json
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ModelError(f"cannot load the embedded model in {folder}: {first}",
-                         hint="the folder's files do not belong together; copy the model folder again") from None
+        raise _unfit(folder, exc) from None
     return model.to(dtype), tokenizer
 
 
@@ -174,7 +259,7 @@ def _check_weights(folder: Path) -> None:
 
     for shard in shards:
         try:
-            with safe_open(str(shard), framework="pt") as f:
+            with safe_open(str(shard), framework="numpy") as f:
                 names = list(f.keys())
                 expected = sum(_nbytes(f.get_slice(n)) for n in names)
         except Exception as exc:  # safetensors raises several types for a bad header
@@ -193,26 +278,26 @@ def _nbytes(tensor_slice: Any) -> int:
     return n * sizes.get(tensor_slice.get_dtype(), 1)
 
 
-def _device(device: str) -> torch.device:
+def _device(device: str) -> Any:
+    import torch
+
     if device == "cuda":
         if not torch.cuda.is_available():
             raise DeviceError("llm.device is cuda but torch finds no CUDA device (this torch build: "
                               f"{torch.__version__})", hint="set llm.device = \"cpu\", or install a CUDA build of torch and a GPU driver")
         return torch.device("cuda")
-    if device != "cpu":
-        raise DeviceError(f"unknown llm.device '{device}'", hint="use cpu or cuda")
     return torch.device("cpu")
 
 
-def _dtype(dtype: str, device: torch.device) -> torch.dtype:
+def _dtype(dtype: str, device: Any) -> Any:
+    import torch
+
     if dtype == "auto":
         return torch.bfloat16 if device.type == "cuda" else torch.float32  # bf16 matmuls are slow on most CPUs
-    if dtype not in _DTYPES:
-        raise ModelError(f"unknown llm.dtype '{dtype}'", hint=f"use auto or one of {', '.join(_DTYPES)}")
-    return _DTYPES[dtype]
+    return getattr(torch, dtype)
 
 
-def _load_weights(folder: Path, config: dict, fam: Family, dtype: torch.dtype) -> Any:
+def _load_weights(folder: Path, config: dict, fam: Family, dtype: Any) -> Any:
     import transformers
 
     architectures = config.get("architectures") or []

@@ -14,6 +14,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from avatar.llm.numpy_mdlm import DEFAULTS, MDLMSettings  # noqa: F401  (the settings live where torch is not needed)
+
 
 @dataclass
 class PromptCache:
@@ -175,20 +177,6 @@ class MDLMLayers:
 class MDLMOutput:
     logits: torch.Tensor | None = None
     loss: torch.Tensor | None = None
-
-
-# AvatarMDLMConfig's defaults (embedded_model.py; tests/test_llm_embedded_model.py keeps them equal)
-DEFAULTS = {"vocab_size": 4096, "hidden_size": 256, "num_hidden_layers": 5, "num_attention_heads": 4,
-            "intermediate_size": 768, "max_answer_len": 48, "max_prompt_len": 192, "rope_theta": 10000.0,
-            "copy_head": True, "layer_norm_eps": 1e-5, "mask_token_id": 4, "pad_token_id": 0, "bos_token_id": 2,
-            "eos_token_id": 3, "sep_token_id": 5}
-
-
-class MDLMSettings:
-    """config.json of a shipped model as attributes (what AvatarMDLMConfig holds, without transformers)."""
-
-    def __init__(self, **values: Any):
-        self.__dict__.update({**DEFAULTS, **values})
 
 
 class FastAvatarMDLM(MDLMLayers, nn.Module):

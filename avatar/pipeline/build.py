@@ -34,11 +34,11 @@ def load_stages(cfg, tracer: Tracer = TRACER, knowledge: str | None = None,
                 progress: Callable[[str], None] = lambda msg: None) -> Stages:
     """Load ASR, TTS and the answerer once, warmed up, so the first visitor waits for nothing.
 
-    With `pipeline.parallel_load` (off by default: docs/PERF.md, cold start) the recognizer (its model checked against the
+    With `pipeline.parallel_load` (on by default: docs/PERF.md, cold start) the recognizer (its model checked against the
     manifest, then loaded, then warmed up) and the voices (loaded and warmed up) each get a thread
-    of their own while this one imports torch and loads the answerer (its model checked first):
-    CTranslate2, hashing and onnxruntime release the GIL, so beside torch's import they cost little
-    wall time. The stages are returned, and so can answer a visitor, only once every thread has
+    of their own while this one loads the answerer (its model checked first; numpy, no torch):
+    CTranslate2, hashing and onnxruntime release the GIL, so beside the answerer's Python work they
+    cost little wall time. The stages are returned, and so can answer a visitor, only once every thread has
     finished; a thread's error (a damaged model file: ModelError) is raised here, the recognizer's
     first, as in the sequential order."""
     from avatar.answer import make_answerer
