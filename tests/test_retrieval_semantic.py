@@ -237,3 +237,18 @@ def test_a_new_day_makes_vectors_only_for_the_facts_that_changed(tmp_path):
     whole = semantic.SemanticScorer(cache=tmp_path / "fresh").fact_vectors(
         pack.facts("en", tuesday), keywords)
     assert np.allclose(pieced, whole, atol=1e-4)  # the same vectors as made in one go
+
+
+def test_the_kiosks_scorer_gets_the_configured_threads(pack, monkeypatch):
+    """answer.semantic_threads reaches the engine (its OpenMP fixes them at load); 0 means one."""
+    from avatar.answer.retrieval import retriever_for
+    from avatar.config import ConfigError, load
+
+    asked = []
+    monkeypatch.setattr(semantic, "shared_scorer", lambda threads=1: asked.append(threads) or None)
+    retriever_for(pack, load(sets=["answer.semantic_threads=2"]))
+    retriever_for(pack, load(sets=["answer.semantic_threads=0"]))
+    retriever_for(pack, load(sets=["answer.semantic_weight=0"]))  # no meaning: no engine asked for
+    assert asked == [2, 1]
+    with pytest.raises(ConfigError, match="semantic_threads"):
+        load(sets=["answer.semantic_threads=-1"])

@@ -257,13 +257,14 @@ _SHARED: list[SemanticScorer | None] = []  # empty until the first try; then the
 _SHARED_LOCK = threading.Lock()
 
 
-def shared_scorer() -> SemanticScorer | None:
-    """The process's scorer (loaded once, one engine thread), or None when it cannot load: then
-    retrieval uses words alone, and the reason is logged once (`avatar doctor` names it too)."""
+def shared_scorer(threads: int = 1) -> SemanticScorer | None:
+    """The process's scorer (loaded once; `threads` engine threads, as the first caller asks: the
+    engine's OpenMP fixes them at load), or None when it cannot load: then retrieval uses words
+    alone, and the reason is logged once (`avatar doctor` names it too)."""
     with _SHARED_LOCK:
         if not _SHARED:
             try:
-                _SHARED.append(SemanticScorer())
+                _SHARED.append(SemanticScorer(threads=threads))
             except (AvatarError, ImportError, OSError, RuntimeError) as exc:
                 reason = getattr(exc, "message", None) or str(exc)
                 log.warning("semantic retrieval is off (questions are matched to facts by their words only): %s",
