@@ -129,8 +129,14 @@ class Retriever:
             # A lower fact goes first when it holds more of what is asked: the specific words ("bis wann
             # hat die Bar freitags auf": the bar's fact, not the week's hours) and then the kind of
             # value ("how much is parking": the fact with the price, not the car park's address).
-            def lacks(i: int) -> tuple[int, bool]:
-                return len(held[i][0]), not holds_kind(index.facts[best[i][0]].text, kind)
+            # A follow-up read with the question before it ("und die haie" after the seals' feeding)
+            # asks first of all for what its own words name.
+            own = set(words(focus_from)) if focus_from is not None else set()
+
+            def lacks(i: int) -> tuple[int, int, bool]:
+                missing = held[i][0]
+                return (sum(w in own for w in missing), len(missing),
+                        not holds_kind(index.facts[best[i][0]].text, kind))
             close = [i for i in range(len(best)) if best[i][1] >= RERANK_RATIO * best[0][1]]
             first = min(close, key=lambda i: (*lacks(i), i))
             best.insert(0, best.pop(first))

@@ -74,7 +74,7 @@ PARTICLES_DE = ("ab", "an", "auf", "aus", "bei", "ein", "fest", "her", "hin", "l
 @lru_cache(maxsize=20_000)
 def _stem(word: str, lang: str) -> str:
     if lang == "de":
-        word = _infinitive(word)
+        word = _participle_infinitive(_infinitive(word))
     return fold_accents(_stemmer(lang).stemWord(word))
 
 
@@ -88,6 +88,47 @@ def _infinitive(word: str) -> str:
     return word
 
 
+# German prefixes whose verbs take no "ge" in the participle ("bezahlt", "erlaubt", "verkauft")
+_INSEPARABLE_DE = ("be", "er", "ver", "zer", "ent", "emp")
+# everyday words that look like weak participles and whose "infinitive" is a common word too
+_NOT_PARTICIPLES_DE = frozenset({"gesamt", "insgesamt"})
+
+
+def _participle_infinitive(word: str) -> str:
+    """A German weak participle (or "-iert" form) as its infinitive, when that is an everyday word:
+    "gefüttert" -> "füttern", "angemeldet" -> "anmelden", "reserviert" -> "reservieren", "erlaubt" ->
+    "erlauben". The snowball stemmer keeps the "-t" ("gefuttert" against "futt" for "füttern"), so
+    "Wann werden die Seehunde gefüttert?" found no word of a fact that says "füttern". A noun that
+    only looks like one ("Gebiet", "Gesicht", "gesamt") is left alone: its "infinitive" is no
+    common word, or a much rarer one than the word itself."""
+    if len(word) < 6 or not word.endswith("t") or not word.isalpha() or word in _NOT_PARTICIPLES_DE:
+        return word
+    bodies = []
+    for particle in ("", *PARTICLES_DE):
+        rest = word[len(particle):]
+        if word.startswith(particle) and rest.startswith("ge") and len(rest) >= 6:
+            bodies.append(particle + rest[2:-1])  # an-ge-meld-et -> anmelde
+    if word.startswith(("ge", *_INSEPARABLE_DE)) or word.endswith("iert"):
+        bodies.append(word[:-1])  # gestatte-t, erlaub-t, reservier-t
+    own = _known_zipf(word)
+    best, best_zipf = word, 3.0  # an infinitive at least this common (wordfreq's Zipf scale)
+    for body in bodies:
+        verb = body + ("n" if body.endswith(("e", "er", "el")) and not body.endswith("ier") else "en")
+        zipf = _known_zipf(verb)
+        if own is not None and zipf is not None and zipf >= best_zipf and zipf >= own - 1.0:
+            best, best_zipf = verb, zipf
+    return best
+
+
+def _known_zipf(word: str) -> float | None:
+    """wordfreq's Zipf value, None without the frequency list (then no word is rewritten)."""
+    try:
+        from wordfreq import zipf_frequency
+    except ImportError:
+        return None
+    return zipf_frequency(word, "de", wordlist="small")
+
+
 @lru_cache(maxsize=4)
 def _stemmer(lang: str):
     return snowballstemmer.stemmer(_STEMMERS[lang])
@@ -99,8 +140,17 @@ def analyze(text: str, lang: str) -> list[str]:
     return [_stem(w, lang) for w in words(text) if w not in stop and len(w) > 1 or w.isdigit()]
 
 
-_CUE_TERMS = {lang: frozenset(analyze(" ".join(w for cue in _TOPIC_CUES.values() for w in cue), lang))
-              for lang in _STEMMERS}
+class _CueTerms(dict):
+    """The topic cue words' search terms per language, made at first use: stemming German reads
+    wordfreq (participles), which must not load when this module is imported."""
+
+    def __missing__(self, lang: str) -> frozenset[str]:
+        terms = frozenset(analyze(" ".join(w for cue in _TOPIC_CUES.values() for w in cue), lang))
+        self[lang] = terms
+        return terms
+
+
+_CUE_TERMS = _CueTerms()
 
 
 def holds_part(term: str, terms: Iterable[str]) -> bool:
