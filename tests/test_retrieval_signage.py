@@ -1,5 +1,6 @@
-"""German operators shorten compounds that share their last part ("Geburts-, Ehe- oder Sterbeurkunde");
-a visitor asks for the whole word ("Was kostet eine Geburtsurkunde?")."""
+"""Operators abbreviate: German compounds that share their last part ("Geburts-, Ehe- oder
+Sterbeurkunde") and signage words ("Tel.", "Std.", "1. OG"); a visitor asks for the whole word ("Was
+kostet eine Geburtsurkunde?", "Wie ist die Telefonnummer?")."""
 import pytest
 
 from avatar.answer.retrieval.signage import written_out
@@ -9,11 +10,11 @@ from avatar.config import load
 
 @pytest.mark.parametrize("text, words", [
     ("Gebühren: Geburts-, Ehe- oder Sterbeurkunde 12,00 €", "Geburtsurkunde Eheurkunde"),
-    ("Kinder- und Jugendbücher im EG", "Kinderbücher"),
+    ("Kinder- und Jugendbücher im EG", "Erdgeschoss Kinderbücher"),
     ("Ein- und Ausgang links", "Eingang"),
     ("Der Eintritt kostet 9 €.", ""),
     ("Ein Ausweis- oder Passfoto mitbringen", "Ausweisfoto"),
-    ("Preise inkl. MwSt. - Änderungen vorbehalten", ""),  # a dash between words is no shortened compound
+    ("Preise inkl. MwSt. - Änderungen vorbehalten", "inklusive"),  # a dash between words is no shortened compound
 ])
 def test_suspended_compounds_are_written_out(text, words):
     assert written_out(text, "de") == words
@@ -21,6 +22,19 @@ def test_suspended_compounds_are_written_out(text, words):
 
 def test_english_text_gets_nothing_added():
     assert written_out("Birth, marriage or death certificate 12.00 €", "en") == ""
+
+
+@pytest.mark.parametrize("lang, text, words", [
+    ("de", "Kontakt: Tel. 04521 70 63-0; E-Mail info@example.de", "Telefon Telefonnummer"),
+    ("de", "Fahrräder 2 € / Std., tgl. 9–18 Uhr", "Stunde Stunden täglich"),
+    ("de", "Garderobe im 1. OG, Toiletten im UG", "Obergeschoss Stock Untergeschoss Keller"),
+    ("de", "Der Zug zum Hbf. fährt stündlich", "Hauptbahnhof"),
+    ("de", "Die Tel-Nummer steht im Flyer; Std ohne Punkt", ""),  # an abbreviation needs its dot
+    ("de", "Das Museum ist og und eg", ""),  # floors only in capitals
+    ("en", "Contact: tel. 0123 456; approx. 20 mins.", "telephone phone approximately minutes"),
+])
+def test_signage_abbreviations_are_written_out(lang, text, words):
+    assert written_out(text, lang) == words
 
 
 PACK = """
@@ -59,6 +73,20 @@ topic = "directions"
 de = "Parkplätze gibt es am Marktplatz, die erste Stunde ist frei."
 en = "Parking is on the market square, the first hour is free."
 """
+
+
+def test_a_telephone_number_written_tel_answers_a_question_for_it(pack_from):
+    contact = PACK + """
+[[fact]]
+id = "kontakt"
+topic = "contacts"
+de = "Kontakt: Tel. 08382 918-0; E-Mail standesamt@lindau.example; Leitung: Frau Brehm."
+en = "Contact: tel. 08382 918-0; e-mail standesamt@lindau.example; head: Ms Brehm."
+"""
+    answerer = RetrievalAnswerer(pack_from(contact), load(None, ["answer.semantic_weight=0", "answer.min_score=0.5"],
+                                                          env={}))
+    ans = answerer.answer("Wie ist die Telefonnummer?", "de")
+    assert ans.facts[0].id == "kontakt" and "918-0" in ans.reply, ans.reply
 
 
 def test_a_whole_compound_finds_the_fact_that_shortens_it(pack_from):
