@@ -113,3 +113,28 @@ def test_llm_backend_torch_keeps_torch_and_a_wrong_name_is_refused():
     assert loader.load_configured(load().llm).backend == "numpy"
     with pytest.raises(ModelError, match="llm.backend"):
         loader.load_model(SHIPPED, backend="jax")
+
+
+def test_without_torch_the_kiosk_still_answers_and_a_torch_model_is_refused_clearly(tmp_path):
+    """An install for the kiosk alone has no torch: the embedded model runs; what needs torch says so."""
+    blocker = tmp_path / "site" / "torch"
+    blocker.mkdir(parents=True)
+    (blocker / "__init__.py").write_text("raise ImportError('no torch in this install')\n")
+    code = ("import sys\n"
+            "from avatar.config import load\n"
+            "from avatar.errors import ModelError\n"
+            "from avatar.llm.loader import load_configured\n"
+            "lm = load_configured(load().llm)\n"
+            "print(lm.backend, lm.generate(lm.chat_prompt('where are the toilets')).steps > 0)\n"
+            "try:\n"
+            "    load_configured(load(sets=['llm.backend=torch']).llm)\n"
+            "except ModelError as exc:\n"
+            "    print('refused:', exc.message, '|', exc.hint)\n")
+    import os
+
+    env = {**os.environ, "PYTHONPATH": f"{tmp_path / 'site'}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=240, env=env)
+    assert out.returncode == 0, out.stderr[-2000:]
+    lines = out.stdout.strip().splitlines()
+    assert lines[0] == "numpy True"
+    assert lines[1].startswith("refused:") and "needs PyTorch" in lines[1] and "pip install torch" in lines[1]

@@ -190,7 +190,12 @@ def _llm(cfg) -> Check:
 
 
 def _cuda(cfg) -> Check:
-    import torch
+    try:
+        import torch
+    except ImportError:  # the kiosk runs the embedded model in numpy; only cuda needs torch
+        status = "missing" if cfg.llm.device == "cuda" else "ok"
+        return Check("cuda", status, "PyTorch is not installed: the decoder runs on the CPU in numpy",
+                     "install torch (`make install`) for llm.device = \"cuda\"" if status == "missing" else "")
 
     if torch.cuda.is_available():
         return Check("cuda", "ok", torch.cuda.get_device_name(0))

@@ -96,7 +96,12 @@ def load_model(path: str | os.PathLike, family: str | Family | None = None, devi
 def _load_torch(folder: Path, config: dict, fam: Family, device: str, threads: int | None, dtype: str,
                 needs_tokens: Sequence[str], purpose: str) -> tuple[Any, Any]:
     """Any model in torch (the embedded one too, on cuda or in another dtype, and its AR twin)."""
-    import torch
+    try:
+        import torch
+    except ImportError:  # an install for the kiosk alone: the embedded model runs in numpy without it
+        raise ModelError(f"{folder} (family '{fam.name}', {device}, dtype {dtype}) needs PyTorch, which is not "
+                         "installed", hint="install it (pip install torch==2.13.0; `make install` does), or use "
+                                           "the embedded model on the CPU (llm.backend = \"auto\")") from None
 
     torch_device = _device(device)
     if threads:
