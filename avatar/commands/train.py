@@ -34,6 +34,13 @@ def run(args, cfg) -> int:
     from avatar.train.corpus import require_small_talk
 
     require_small_talk()  # the `train` extra: a clear error, before any work
+    try:
+        import torch  # noqa: F401  (the model is trained in torch; the kiosk runs it in numpy)
+    except ImportError:
+        from avatar.errors import AvatarError
+
+        raise AvatarError("training needs PyTorch, which is not installed (the kiosk itself runs without it)",
+                          hint="pip install torch==2.13.0 (make install does)") from None
     from avatar.train.trainer import TrainOptions, train
 
     opts = TrainOptions(out=resolve(args.out), steps=args.steps, minutes=args.minutes, seed=args.seed,

@@ -322,7 +322,11 @@ def _load_weights(folder: Path, config: dict, fam: Family, dtype: Any) -> Any:
 
 
 def _load_tokenizer(folder: Path, fam: Family) -> Any:
-    from transformers import AutoTokenizer, PreTrainedTokenizerFast
+    try:
+        from transformers import AutoTokenizer, PreTrainedTokenizerFast
+    except ImportError:
+        raise ModelError(f"{folder} (family '{fam.name}') is loaded through transformers, which is not installed",
+                         hint="pip install -e '.[train]' (make install does)") from None
 
     try:
         return AutoTokenizer.from_pretrained(str(folder), local_files_only=True,
