@@ -1,8 +1,9 @@
-"""The embedded model's layers in plain torch (no transformers): the kiosk loads the shipped
-model with these alone (avatar/llm/loader.py), in a fraction of a second instead of the ~3 s that
-importing transformers' PreTrainedModel costs on a 2-core box. avatar/llm/embedded_model.py puts the
-same layers (the same parameter names) behind transformers' PreTrainedModel for training and
-`from_pretrained`. See that module for the architecture.
+"""The embedded model's layers in plain torch (no transformers): what the loader builds for the
+torch backend (`llm.backend = "torch"`, cuda, half precision) without the ~3 s that importing
+transformers' PreTrainedModel costs on a 2-core box; the kiosk's default runs the same maths in
+numpy (numpy_mdlm.py). avatar/llm/embedded_model.py puts the same layers (the same parameter names)
+behind transformers' PreTrainedModel for training and `from_pretrained`. See that module for the
+architecture.
 """
 from __future__ import annotations
 
