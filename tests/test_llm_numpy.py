@@ -138,3 +138,13 @@ def test_without_torch_the_kiosk_still_answers_and_a_torch_model_is_refused_clea
     lines = out.stdout.strip().splitlines()
     assert lines[0] == "numpy True"
     assert lines[1].startswith("refused:") and "needs PyTorch" in lines[1] and "pip install torch" in lines[1]
+
+
+def test_llm_threads_sets_numpys_blas_threads():
+    """llm.threads is what torch.set_num_threads was: the BLAS numpy's model runs on (1 by default, so
+    the decode does not spin on the core ASR and TTS need)."""
+    from threadpoolctl import threadpool_info
+
+    loader.load_model(SHIPPED, threads=1)
+    blas = [i for i in threadpool_info() if i["user_api"] == "blas"]
+    assert blas and all(i["num_threads"] == 1 for i in blas)
