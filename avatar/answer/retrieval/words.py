@@ -121,12 +121,15 @@ def _participle_infinitive(word: str) -> str:
 
 
 def _known_zipf(word: str) -> float | None:
-    """wordfreq's Zipf value, None without the frequency list (then no word is rewritten)."""
-    try:
-        from wordfreq import zipf_frequency
-    except ImportError:
-        return None
-    return zipf_frequency(word, "de", wordlist="small")
+    """`_everyday_zipf` for German, None without the frequency list (then no word is rewritten)."""
+    return _everyday_zipf(word, "de") if _has_wordfreq() else None
+
+
+@lru_cache(maxsize=1)
+def _has_wordfreq() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("wordfreq") is not None
 
 
 @lru_cache(maxsize=4)
