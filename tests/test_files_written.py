@@ -59,3 +59,17 @@ def test_a_question_and_a_voice_turn_write_only_where_they_are_told(tmp_path):
     assert (tmp_path / "out" / "replies.wav").is_file()
     assert list((tmp_path / "traces").glob("*.json"))  # --debug: the trace went to the configured folder
     assert list((tmp_path / "state" / "packs").glob("*.venue.toml"))  # the pack's last good version
+
+
+def test_a_kiosk_that_cannot_start_leaves_no_folder_in_the_temporary_folder(tmp_path):
+    """Without --output the headless replies go to a new folder under the temporary folder; when the
+    kiosk cannot start (here: its input is no audio file, found once the models are loaded), that
+    folder must not stay behind empty (the suite's error-path runs had left ~80 of them in /tmp)."""
+    for d in ("home", "tmp", "cwd"):
+        (tmp_path / d).mkdir()
+    bad = tmp_path / "cwd" / "question.wav"
+    bad.write_text("not audio")
+    run = _run(["run", "--headless", "--input", str(bad)], tmp_path)
+    assert run.returncode != 0 and "cannot read audio file" in run.stderr, run.stdout + run.stderr
+    assert "Traceback" not in run.stderr
+    assert list((tmp_path / "tmp").iterdir()) == []

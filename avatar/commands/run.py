@@ -89,16 +89,20 @@ def run(args, cfg) -> int:
         if args.screenshot:
             print("avatar: --screenshot needs a display (try QT_QPA_PLATFORM=offscreen)", file=sys.stderr)
         return run_headless(cfg, inputs, output, demo=args.demo, debug=debug)
-    if inputs and not output and not args.demo:
-        problem = audio_problem(cfg)
-        if problem:
-            args.output = str(Path(tempfile.mkdtemp(prefix="avatar-run-")) / "replies.wav")
-            print(f"avatar: {problem}: the replies go to {args.output}", flush=True)
     problem = window_libraries_problem()
     if problem:  # Qt would abort the process (SIGABRT) with its own message and no advice
         raise DeviceError(problem, hint="`make run` installs them when it may (root or sudo), "
                                         "`avatar doctor` lists what is missing")
-    return run_window(cfg, args, debug)
+    made = None
+    if inputs and not output and not args.demo:
+        problem = audio_problem(cfg)
+        if problem:
+            args.output = made = _temporary_replies()
+            print(f"avatar: {problem}: the replies go to {args.output}", flush=True)
+    try:
+        return run_window(cfg, args, debug)
+    finally:
+        _drop_if_empty(made)
 
 
 def window_libraries_problem(env=os.environ) -> str | None:
@@ -199,6 +203,19 @@ def synthesize_questions(cfg) -> list[Path]:
     return out
 
 
+def _temporary_replies() -> str:
+    """Where the replies go when no --output is given and there is no loudspeaker: a new folder."""
+    return str(Path(tempfile.mkdtemp(prefix="avatar-run-")) / "replies.wav")
+
+
+def _drop_if_empty(path: str | None) -> None:
+    if path is not None:
+        try:
+            Path(path).parent.rmdir()  # only an empty folder: nothing was written
+        except OSError:
+            pass
+
+
 def run_headless(cfg, inputs, output, demo: bool = False, debug: bool = False) -> int:
     from avatar import events as ev
     from avatar.report import format_table, record_turn_metrics, stage_stats, turn_table_header, turn_table_row
@@ -242,8 +259,13 @@ def run_headless(cfg, inputs, output, demo: bool = False, debug: bool = False) -
         if not inputs:
             raise AvatarError("no input to run headless", hint="pass --input WAV files")
         print(f"avatar: {len(inputs)} question(s): {', '.join(Path(p).name for p in inputs)}", flush=True)
-        output = output or str(Path(tempfile.mkdtemp(prefix="avatar-run-")) / "replies.wav")
-        loop, notices = _build_loop(cfg, inputs, output, tracer)
+        made = None if output else _temporary_replies()
+        output = output or made
+        try:
+            loop, notices = _build_loop(cfg, inputs, output, tracer)
+        except BaseException:
+            _drop_if_empty(made)  # a kiosk that could not start leaves no empty folder behind
+            raise
         from avatar.trace import process_age_s
 
         print(f"avatar: ready to listen {process_age_s():.1f} s after start (models loaded and warmed up)", flush=True)
