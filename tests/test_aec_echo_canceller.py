@@ -294,3 +294,17 @@ def test_an_echo_whose_delay_jumps_is_still_the_avatars_own_voice(cfg, reply, mo
     mic[at:at + visitor.size] += gain * visitor
     starts, _ = _starts_and_heard(cfg, mic, reply, start)
     assert any(3.0 <= t <= 3.0 + visitor.size / SR for t in starts), starts
+
+
+def test_the_reference_and_the_soaks_echo_agree_where_reports_overlap():
+    """Where two played blocks' time stamps overlap (jitter), the canceller's reference and the soak's
+    simulated echo path must hold the same samples, else the canceller is asked to remove an echo
+    it was never given (the later report holds in both)."""
+    from avatar.bench.soak_mic import EchoPath
+
+    a, b = np.arange(1, 161, dtype=np.int16), -np.arange(1, 161, dtype=np.int16)
+    timeline, echo = ReferenceTimeline(), EchoPath(np.array([1.0]))
+    for block, t in ((a, 1.0), (b, 1.005)):  # the second reported 5 ms into the first
+        timeline.add(block, t)
+        echo.heard(block, t)
+    assert np.allclose(timeline.read(1.0, 320), echo.echo(1.0 + 320 / SR, 320), atol=1e-6)

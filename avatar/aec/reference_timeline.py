@@ -43,7 +43,7 @@ class ReferenceTimeline:
                 if t_block + pcm.size / SAMPLE_RATE <= t_start:
                     break  # blocks do not overlap: everything earlier ended earlier
                 hits.append((t_block, pcm))
-        for t_block, pcm in hits:
+        for t_block, pcm in reversed(hits):  # where reports overlap (time stamps jitter), the latest one holds
             offset = int(round((t_block - t_start) * SAMPLE_RATE))  # block start relative to out[0]
             src0, dst0 = max(0, -offset), max(0, offset)
             count = min(pcm.size - src0, n - dst0)

@@ -49,18 +49,26 @@ class WavFileSink(QueuedSink):
         """The "sound card": one block per block period, silence when nothing is queued."""
         dur = self.block / SAMPLE_RATE
         slot = self.started_at
+        ends = slot  # where the last block reported ends: a loudspeaker plays one block after the other
         silence = np.zeros(self.block, np.int16)
         while not self._closed.is_set():
             sleep_until(slot)
             taken_at = now()
             if taken_at - slot > dur:
                 # the thread was starved past this slot: it went by as silence, as on a device that underran
-                self._queue.skip(self.block, slot + self.latency)
+                start = max(slot, ends)
+                self._queue.skip(self.block, start + self.latency)
                 self._write(silence)
+                ends = start + dur
             else:
-                # audio queued after the slot began cannot be heard before it was queued
-                block, _ = self._queue.take(self.block, max(slot, taken_at) + self.latency)
+                # audio queued after the slot began cannot be heard before it was queued, nor before the
+                # block before it has been played: a thread woken a few ms late used to report blocks
+                # overlapping by those ms, and the soak's echo (the later block) then differed from the
+                # canceller's reference (the earlier one) in the overlap
+                start = max(slot, taken_at, ends)
+                block, _ = self._queue.take(self.block, start + self.latency)
                 self._write(block)
+                ends = start + dur
             slot += dur
 
     def _write(self, block: np.ndarray) -> None:
