@@ -136,3 +136,17 @@ def test_an_interruption_with_no_reply_after_the_stop_is_a_miss_and_says_if_it_w
     assert _barge_in_turn(stopped).miss == "the interruption was not answered"
     asked = _barge_in_turn(stopped + [ev.NotUnderstood(3.0, turn=2, text="Sorry?", lang="en")])
     assert asked.asked_again == 1 and "asked again" in asked.miss
+
+
+def test_a_question_without_reply_says_whether_it_was_heard_and_why_its_words_were_dropped():
+    from avatar.bench.soak import _record
+
+    plan = TurnPlan(3, "question", "q.wav", "en", np.zeros(160, np.int16))
+    turn = lambda events: _record(plan, {"events": events, "timed_out": False, "wall_s": 1.0})
+    assert turn([]).miss == "no reply (no transcript)"
+    dropped = turn([ev.FinalTranscript(1.0, text="", lang="en", dropped="empty")])
+    assert dropped.miss == "no reply (transcript dropped: empty)" and dropped.dropped == ["empty"]
+    heard = turn([ev.FinalTranscript(1.0, text="Where are the toilets?", lang="en")])
+    assert heard.miss == "no reply"
+    answered = turn([ev.FinalTranscript(1.0, text="Where?", lang="en"), ev.TurnMetrics(1.5, turn=1, voice_to_voice_ms=500.0)])
+    assert not answered.miss

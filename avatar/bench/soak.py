@@ -158,9 +158,11 @@ def _record(plan: TurnPlan, seen: dict) -> TurnRecord:
                                                   for e in events)
     rec.asked_again = sum(isinstance(e, ev.NotUnderstood) for e in events)
     rec.transcripts = [e.text for e in events if isinstance(e, ev.FinalTranscript) and e.text]
+    rec.dropped = [e.dropped for e in events if isinstance(e, ev.FinalTranscript) and e.dropped]
     rec.stage_errors = [e.stage for e in events if isinstance(e, ev.StageError)]
     if plan.kind == "question" and not rec.replies:
-        rec.miss = "no reply"
+        rec.miss = "no reply" + (f" (transcript dropped: {', '.join(rec.dropped)})" if rec.dropped else
+                                 " (no transcript)" if not rec.transcripts else "")
     elif plan.kind == "barge_in" and not rec.barge_in_stops:
         rec.miss = "the interruption did not stop the reply"
     elif plan.kind == "barge_in" and not rec.answered_after_stop:

@@ -42,6 +42,7 @@ class TurnRecord:
     asked_again: int = 0         # the avatar found no words in what stopped the reply and asked again
     pauses: int = 0              # replies paused at a voice onset this turn (then stopped or resumed)
     transcripts: list[str] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)  # why a transcript of the turn was dropped (empty, noise, ...)
     stage_errors: list[str] = field(default_factory=list)
     timed_out: bool = False
     miss: str = ""               # the turn did not go as a kiosk should (not an error: reported)
