@@ -216,14 +216,16 @@ class EchoCanceller:
         return float(score[best]), best, 10.0 * np.log10(energy / m.size + 1.0)
 
     def _match_pieces(self, t: float, mic: np.ndarray) -> float:
-        """How much of a captured frame the played signal explains when each half may have its own lag.
+        """How much of a captured frame the played signal explains when each piece of it (up to four,
+        of 5 ms or more) may have its own lag.
 
         Through a real audio stack the echo's delay jumps by a few ms now and then (a resampler or a
         buffer catching up: through PulseAudio under load the best lag went 3, 15, -21 ms from frame to
         frame). A frame that straddles such a jump matches the played signal at no single lag (0.56-0.71,
-        and the reply paused itself on its own voice), while its halves match at theirs (0.9-1.0). The
-        share of the frame's energy the halves explain that way (as a correlation); a visitor's voice
-        lowers both halves as it lowers the whole."""
+        and the reply paused itself on its own voice), while its halves matched at theirs (0.93-1.0).
+        Returns the share of the frame's energy the pieces explain that way, as a correlation (at least
+        the halves' share: each piece may take its half's lag); a visitor's voice lowers every piece as
+        it lowers the whole. Only the own-voice decision uses it (see process())."""
         m = mic.astype(np.float64)
         mm, pieces = float(m @ m), min(_PIECES, m.size // _MIN_PIECE)
         if pieces < 2 or mm <= 0.0:
