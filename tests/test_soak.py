@@ -150,3 +150,13 @@ def test_a_question_without_reply_says_whether_it_was_heard_and_why_its_words_we
     assert heard.miss == "no reply"
     answered = turn([ev.FinalTranscript(1.0, text="Where?", lang="en"), ev.TurnMetrics(1.5, turn=1, voice_to_voice_ms=500.0)])
     assert not answered.miss
+
+
+def test_a_request_to_say_it_again_after_noise_is_a_miss():
+    from avatar.bench.soak import _record
+
+    plan = TurnPlan(4, "bad", "noise", "en", np.zeros(160, np.int16))
+    asked = _record(plan, {"events": [ev.NotUnderstood(1.0, turn=3, text="Sorry?", lang="en")],
+                           "timed_out": False, "wall_s": 1.0})
+    assert asked.miss == "asked to say it again after noise"
+    assert not _record(plan, {"events": [], "timed_out": False, "wall_s": 1.0}).miss

@@ -172,6 +172,8 @@ def _record(plan: TurnPlan, seen: dict) -> TurnRecord:
         rec.miss = "a backchannel stopped the reply"
     elif plan.kind == "bad" and plan.clip in PHANTOM_KINDS and rec.replies:
         rec.miss = "a reply to " + plan.clip
+    elif plan.kind == "bad" and plan.clip in PHANTOM_KINDS and rec.asked_again:
+        rec.miss = "asked to say it again after " + plan.clip
     if rec.timed_out:
         rec.miss = rec.miss or "the turn never ended"
     return rec
