@@ -152,35 +152,6 @@ def test_an_utterance_without_words_that_stopped_nothing_still_gets_no_reply():
     assert not rec.of(ev.NotUnderstood) and not loop.sink.played  # a cough or a door gets no re-prompt
 
 
-class SecondQuestionDoubted(FakeASR):
-    """Hears the first question; the second one it hears as speech but doubts every word of
-    (`dropped`: low_confidence, as "what time is it" in a soak), or as noise."""
-
-    def __init__(self, second="low_confidence"):
-        super().__init__()
-        self.second = second
-
-    def transcribe(self, pcm, lang=None, partial=False, cancel=None, prior=None):
-        self.calls += 1
-        time.sleep(self.delay)
-        return Transcript(self.text, self.lang) if self.calls == 1 else Transcript("", self.lang, dropped=self.second)
-
-
-TWO_QUESTIONS = [(0.1, SPEECH), (1.0, TENTATIVE), (1.3, END), (3.5, SPEECH), (4.4, TENTATIVE), (4.7, END)]
-
-
-def test_a_visitor_whose_next_question_whisper_doubts_is_asked_again_not_left_in_silence():
-    loop, rec = make_loop(TWO_QUESTIONS, 7.0, asr=SecondQuestionDoubted())
-    assert len(loop.run_until_done(timeout=20)) == 1  # the first question answered
-    asked = rec.of(ev.NotUnderstood)
-    assert len(asked) == 1 and asked[0].turn == 2 and asked[0].lang == "de"
-    assert len(rec.of(ev.ReplyStarted)) == 1  # no reply was made up for the doubted words
-    # noise in the same visit (no speech, by Whisper's own rule) still gets no re-prompt
-    loop, rec = make_loop(TWO_QUESTIONS, 7.0, asr=SecondQuestionDoubted(second="noise"))
-    loop.run_until_done(timeout=20)
-    assert not rec.of(ev.NotUnderstood)
-
-
 def test_hung_answerer_is_abandoned_for_the_fallback():
     loop, rec = make_loop([(0.1, SPEECH), (1.0, TENTATIVE), (1.3, END)], 3.0, answerer=FakeAnswerer(hang=True),
                           fallback=FakeAnswerer(reply="Fragen Sie bitte an der Kasse."),

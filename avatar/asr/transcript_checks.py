@@ -107,7 +107,6 @@ def settle_repeats(text: str) -> tuple[str, bool]:
 NO_SPEECH_DROP = 0.6           # with a low log-prob too: noise, not speech (Whisper's own rule)
 NOISE_LOGPROB = -1.0
 LOW_CONFIDENCE_LOGPROB = -1.5  # below this even with speech: the words are guesses
-LOW_CONFIDENCE = "low_confidence"  # the drop reason of such a transcript (speech, but every word doubted)
 
 
 def why_dropped(tr) -> str:
@@ -119,5 +118,5 @@ def why_dropped(tr) -> str:
     if tr.no_speech_prob > NO_SPEECH_DROP and tr.avg_logprob < NOISE_LOGPROB:
         return "noise"
     if tr.avg_logprob < LOW_CONFIDENCE_LOGPROB:
-        return LOW_CONFIDENCE
+        return "low_confidence"
     return ""

@@ -18,7 +18,6 @@ import numpy as np
 
 from avatar import events as ev
 from avatar.answer.base import Answer, HistoryTurn
-from avatar.asr.transcript_checks import LOW_CONFIDENCE
 from avatar.cancel import Cancelled
 from avatar.pipeline.contracts import check_chunk, check_transcript
 from avatar.pipeline.partials import PartialTranscripts
@@ -63,11 +62,8 @@ class TurnRunner:
         lang = self.visitor.current()
         try:
             tr = self._transcribe(job)
-            if tr.dropped or not tr.text.strip():
-                # the visitor stopped the reply to say something, or a visitor already talking with the
-                # kiosk said something Whisper heard as speech but doubts every word of: silence is no
-                # answer. A first utterance it doubts (a passer-by, talk nearby) gets none.
-                if job.barge_in or (tr.dropped == LOW_CONFIDENCE and self.visitor.recent()):
+            if tr is None:
+                if job.barge_in:  # the visitor stopped the reply to say something: silence is no answer
                     self._ask_again(job, lang)
                 return
             lang = self._reply_lang(tr.lang)
@@ -91,8 +87,8 @@ class TurnRunner:
             job.finished.set()
 
     # --- recognition ---------------------------------------------------------------------
-    def _transcribe(self, job: TurnJob) -> Any:
-        """The final transcript (announced); its `dropped` says why there is nothing to answer."""
+    def _transcribe(self, job: TurnJob) -> Any | None:
+        """The final transcript (announced); None when there is nothing to answer."""
         forced, prior = self.visitor.forced, self.visitor.prior
         with self.tracer.span(ASR, turn=job.id, speculative=job.speculative) as info:
             tr = self.stages.asr.call(lambda asr: self.recognition.final(
@@ -108,6 +104,8 @@ class TurnRunner:
             self.floor.adapt_end_wait(tr.text)
         self.emit(ev.FinalTranscript(now(), text=tr.text, lang=tr.lang,
                                      lang_prob=tr.lang_prob, dropped=tr.dropped))
+        if tr.dropped or not tr.text.strip():
+            return None
         return tr
 
     def _reply_lang(self, transcript_lang: str) -> str:
@@ -237,10 +235,9 @@ class TurnRunner:
         self._say(job, "apology", text, lang, stage=stage)
 
     def _ask_again(self, job: TurnJob, lang: str) -> None:
-        """The visitor's utterance stopped the reply but no words were recognised in it, or the visitor
-        of this visit said something Whisper doubts every word of: rather than leave them waiting in
-        silence, the avatar asks them to say it again (once their turn has ended; a speculative turn
-        the visitor resumed is cancelled instead)."""
+        """The visitor's utterance stopped the reply, but no words were recognised in it: rather than
+        leave them waiting in silence, the avatar asks them to say it again (once their turn has
+        ended; a speculative turn the visitor resumed is cancelled instead)."""
         if not self._end_of_turn(job):
             return
         text = spoken_text("conversation.not_understood", lang)
