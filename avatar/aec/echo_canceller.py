@@ -195,9 +195,13 @@ class EchoCanceller:
 
     def _played_db(self, t: float, n: int) -> np.ndarray:
         """The played energy (dB) at every lag of the stretch `_match` searches, for a frame of `n` samples."""
-        early, late = _COHERENCE_LAGS_S
-        ref = self._timeline.read(t - late, n + int((late - early) * SAMPLE_RATE)).astype(np.float64)
+        ref = self._stretch(t, n)
         return 10.0 * np.log10(np.convolve(ref * ref, np.ones(n), "valid") / n + 1.0)
+
+    def _stretch(self, t: float, n: int) -> np.ndarray:
+        """The played signal around a frame of `n` samples at `t`: every lag `_match` searches."""
+        early, late = _COHERENCE_LAGS_S
+        return self._timeline.read(t - late, n + int((late - early) * SAMPLE_RATE)).astype(np.float64)
 
     def _match(self, t: float, mic: np.ndarray) -> tuple[float, int, np.ndarray]:
         """How much a captured frame is the played signal: the best normalized correlation with it
@@ -207,8 +211,7 @@ class EchoCanceller:
         mm = float(m @ m)
         if m.size == 0 or mm <= 0.0:
             return 0.0, 0, np.zeros(1)
-        early, late = _COHERENCE_LAGS_S
-        ref = self._timeline.read(t - late, m.size + int((late - early) * SAMPLE_RATE)).astype(np.float64)
+        ref = self._stretch(t, m.size)
         if not ref.any():
             return 0.0, 0, np.zeros(1)
         score, energy = _coherence(ref, m, mm)
@@ -230,8 +233,7 @@ class EchoCanceller:
         mm, pieces = float(m @ m), min(_PIECES, m.size // _MIN_PIECE)
         if pieces < 2 or mm <= 0.0:
             return 0.0
-        early, late = _COHERENCE_LAGS_S
-        ref = self._timeline.read(t - late, m.size + int((late - early) * SAMPLE_RATE)).astype(np.float64)
+        ref = self._stretch(t, m.size)
         explained = 0.0
         edges = [int(e) for e in np.linspace(0, m.size, pieces + 1)]
         for a, b in zip(edges[:-1], edges[1:]):
@@ -336,9 +338,9 @@ class EchoCanceller:
             self._notify(notice)
 
 
-def _coherence(ref: np.ndarray, m: np.ndarray, mm: float | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Normalized correlation of `m` with `ref` at every lag ("valid"), and the played energy per lag."""
-    mm = float(m @ m) if mm is None else mm
+def _coherence(ref: np.ndarray, m: np.ndarray, mm: float) -> tuple[np.ndarray, np.ndarray]:
+    """Normalized correlation of `m` (energy `mm`) with `ref` at every lag ("valid"), and the played
+    energy per lag."""
     energy = np.convolve(ref * ref, np.ones(m.size), "valid")
     return np.abs(np.correlate(ref, m, "valid")) / (np.sqrt(energy * mm) + 1e-9), energy
 

@@ -59,7 +59,6 @@ class WavFileSink(QueuedSink):
                 start = max(slot, ends)
                 self._queue.skip(self.block, start + self.latency)
                 self._write(silence)
-                ends = start + dur
             else:
                 # audio queued after the slot began cannot be heard before it was queued, nor before the
                 # block before it has been played: a thread woken a few ms late used to report blocks
@@ -68,7 +67,7 @@ class WavFileSink(QueuedSink):
                 start = max(slot, taken_at, ends)
                 block, _ = self._queue.take(self.block, start + self.latency)
                 self._write(block)
-                ends = start + dur
+            ends = start + dur
             slot += dur
 
     def _write(self, block: np.ndarray) -> None:
