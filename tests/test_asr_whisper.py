@@ -91,6 +91,39 @@ def test_looped_trimmed_output_falls_back_to_the_full_window(asr, monkeypatch):
     assert calls == ["en"] and tr.path == "full" and "cancel" in normalize(tr.text)
 
 
+LONG = Path(__file__).parent.parent / "assets" / "samples" / "long" / "en" / "coats_and_childrens_tour.flac"
+
+
+@pytest.mark.parametrize("prompt_extra", [0, 36])
+def test_a_pass_can_use_its_whole_token_budget(asr, prompt_extra):
+    """CTranslate2's Whisper generates at most half its max_length: the limit given must let the
+    whole budget through, with or without a venue prompt before the transcript (a 6 s question
+    needs ~36 tokens; asked for 12, it must get 12, not 7)."""
+    from avatar.asr.whisper_asr import _as_float, max_length
+
+    audio = _as_float(read_wav_16k(LONG))
+    enc = asr._encode(audio, partial=True)
+    prompt = [asr._ids["startoftranscript"], asr._ids["en"], asr._ids["transcribe"]]
+    if prompt_extra:
+        prompt = [asr._ids["startofprev"], *range(1000, 1000 + prompt_extra), *prompt]
+    for budget in (12, 20):
+        res = asr.model.model.generate(enc, [prompt], beam_size=1, max_length=max_length(len(prompt), budget))[0]
+        assert len(res.sequences_ids[0]) == budget
+
+
+def test_a_transcript_that_runs_out_of_budget_is_suspect(asr, monkeypatch):
+    """A pass that uses its whole budget has no end token: flagged (a loop, or speech far faster
+    than anyone's), never passed on as if complete; the same clip within its budget is whole."""
+    from avatar.asr import whisper_asr
+
+    audio = whisper_asr._as_float(read_wav_16k(LONG))
+    whole = asr._decode_window(audio, "en", True, CancelToken())
+    assert not whole["suspect"] and "children's tour" in whole["text"]
+    monkeypatch.setattr(whisper_asr, "TOKENS_PER_SECOND", 0)  # a budget of 10 tokens for 6 s of speech
+    cut = asr._decode_window(audio, "en", True, CancelToken())
+    assert cut["suspect"] and "tour" not in cut["text"]
+
+
 # -- model assets -----------------------------------------------------------------------------------
 def _fake_models(tmp_path: Path, parts: list[bytes], config_text: str = "{}") -> tuple[Path, list[Path], list[Path]]:
     """A models/ folder whose manifest expects a model.bin made of the given parts."""

@@ -42,7 +42,9 @@ log = logging.getLogger(__name__)
 
 HOP = 160                      # samples per feature frame (10 ms)
 MAX_FRAMES = 3000              # Whisper's 30 s window
-TOKENS_PER_SECOND = 12         # generous speech rate: a budget above it means a loop
+TOKENS_PER_SECOND = 10         # tokens (words and timestamps) per second of audio a pass may produce, after a
+                               # fixed 10: above it means a loop (the fastest of the project's 206 clips needs 6.6)
+CONTEXT_LIMIT = 448            # Whisper's text context: prompt and transcript together
 FALLBACK_TEMPERATURES = (0.0, 0.4, 0.8)  # the full-window retry may sample to escape a loop, a few times at most
 PROMPT_LIMIT = 223             # Whisper's own cap on <|startofprev|> tokens (whisper_priors.prompt_tokens too)
 CONTEXT_TOKENS = 96            # confirmed words given as context: the last this many tokens
@@ -179,7 +181,6 @@ class WhisperASR:
         cancel.raise_if_cancelled()
         lang, lang_prob, prior_used = self._language(enc, lang, prior, speech.size / SAMPLE_RATE)
         cancel.raise_if_cancelled()
-        budget = int(10 + TOKENS_PER_SECOND * speech.size / SAMPLE_RATE)
         # with timestamps the decoder marks where the speech ends and stops there; without them it
         # often repeats the utterance into the padding ("Next Next Next ...")
         prompt = [self._ids["startoftranscript"], self._ids[lang], self._ids["transcribe"]]
@@ -189,9 +190,10 @@ class WhisperASR:
         before = self.context_ids(context, PROMPT_LIMIT - len(venue)) if context else []
         if venue or before:
             prompt = [self._ids["startofprev"], *venue, *before, *prompt]
+        budget = token_budget(speech.size / SAMPLE_RATE, len(prompt))
         with self.tracer.span("asr.decode", track="asr", partial=partial, prompt_tokens=len(venue),
                               context_tokens=len(before)) as info:
-            res = self.model.model.generate(enc, [prompt], beam_size=1, max_length=len(prompt) + budget,
+            res = self.model.model.generate(enc, [prompt], beam_size=1, max_length=max_length(len(prompt), budget),
                                             return_scores=True, return_no_speech_prob=True,
                                             suppress_blank=True, suppress_tokens=[-1])[0]
             ids = res.sequences_ids[0]
@@ -254,14 +256,15 @@ class WhisperASR:
         if lang is None:  # the trimmed window is enough to tell German from English
             lang, lang_prob, prior_used = self._detect(audio, prior)
             cancel.raise_if_cancelled()
-        budget = int(10 + TOKENS_PER_SECOND * audio.size / SAMPLE_RATE)
         venue = self.prompt_ids(lang)
+        prompt_len = 4 + len(venue) + (1 if venue else 0)  # what faster-whisper puts before the transcript
+        budget = token_budget(audio.size / SAMPLE_RATE, prompt_len, cap=200)
         with self.tracer.span("asr.full", track="asr", prompt_tokens=len(venue)) as info:
             # token ids as initial_prompt: the same <|startofprev|> prefix as the trimmed path
             segments, _ = self.model.transcribe(
                 audio, language=lang, beam_size=max(1, self.cfg.beam_size), without_timestamps=True,
                 condition_on_previous_text=False, vad_filter=False, temperature=FALLBACK_TEMPERATURES,
-                max_new_tokens=min(budget, 200), initial_prompt=list(venue) or None)
+                max_new_tokens=max_length(prompt_len, budget) - prompt_len, initial_prompt=list(venue) or None)
             segments = list(segments)
             info["segments"] = len(segments)
         text = " ".join(s.text.strip() for s in segments).strip()
@@ -346,6 +349,23 @@ class WhisperASR:
                                                self.cfg.prior_max_ms, self.cfg.prior_below_prob)
             info.update(lang=lang, prob=round(prob, 3), prior=prior or "", prior_used=used)
         return lang, prob, used
+
+
+def max_length(prompt_len: int, new_tokens: int) -> int:
+    """The `max_length` that lets CTranslate2's Whisper generate `new_tokens` after a prompt of
+    `prompt_len` tokens. It generates at most min(max_length - prompt_len + 1, max_length // 2)
+    (measured on ctranslate2 4.8: max_length 11, 19, 30 after a 3-token prompt gave 5, 9, 15
+    tokens; 30, 40, 60 after 24 gave 7, 17, 30), so `prompt_len + new_tokens` (what this module
+    passed until 2026-12-02) halved a budget after a short prompt, and its end was never reached."""
+    return min(CONTEXT_LIMIT, max(prompt_len + new_tokens - 1, 2 * new_tokens))
+
+
+def token_budget(seconds: float, prompt_len: int, cap: int = CONTEXT_LIMIT) -> int:
+    """Tokens a pass over `seconds` of audio may produce after `prompt_len` tokens of prompt: a
+    transcript that uses them all has no end token (a loop, or speech far faster than anyone's)."""
+    want = min(cap, int(10 + TOKENS_PER_SECOND * seconds))
+    room = min(CONTEXT_LIMIT - prompt_len + 1, CONTEXT_LIMIT // 2)  # what max_length() can give at most
+    return max(1, min(want, room))
 
 
 def _as_float(pcm: np.ndarray) -> np.ndarray:
