@@ -28,6 +28,7 @@ def test_the_service_runs_avatar_run_and_restarts_on_failure():
     assert exec_start[0].endswith("/.venv/bin/avatar") and exec_start[1:] == ["run"]
     assert exec_start[0].startswith(service["WorkingDirectory"] + "/")  # the project's own venv
     assert service["Restart"] == "on-failure" and float(service["RestartSec"]) > 0
+    assert "143" in service["SuccessExitStatus"].split()  # `systemctl stop`: SIGTERM, a clean exit 143
     assert service.get("Type", "simple") == "simple"
     assert unit["Install"]["WantedBy"] == "graphical-session.target"
     assert int(unit["Unit"]["StartLimitBurst"]) > 1

@@ -12,6 +12,7 @@ from typing import Callable
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
+from avatar import terminate
 from avatar.errors import AvatarError
 from avatar.events import TurnMetrics
 from avatar.ui.demo_script import DEMO_NOTICE
@@ -22,6 +23,7 @@ from avatar.ui.window import KioskWindow
 
 log = logging.getLogger(__name__)
 TRACE_EVERY_S = 30
+SIGNAL_CHECK_MS = 250  # how soon a window notices SIGTERM (avatar/terminate.py)
 # How avatar/answer/last_good.py's start-up notice begins (tests/test_knowledge_watch.py ties the two).
 KNOWLEDGE_NOTICE_START = "the knowledge pack does not load"
 
@@ -168,7 +170,13 @@ class App:
             else:
                 self.window.show()
             self._thread.start()
-            code = self.qt.exec()
+            # Python sees a signal only when it runs: the timer wakes it, and SIGTERM quits the window
+            wake = QTimer()
+            wake.timeout.connect(lambda: None)
+            wake.start(SIGNAL_CHECK_MS)
+            with terminate.while_running(self.quit):
+                code = self.qt.exec()
+            wake.stop()
         finally:
             sys.excepthook = previous_hook
             self.window._unlocked = True
