@@ -231,9 +231,11 @@ def run_packs(root: Path, cfg, lm=None) -> dict[str, Any]:
         answerers = {"diffusion": DiffusionAnswerer(cfg, pack, tracer, lm=lm),
                      "retrieval": RetrievalAnswerer(pack, cfg, tracer)}
         lm = answerers["diffusion"].lm
-        for answerer in answerers.values():  # as the kiosk at its start: the first question of a
-            answerer.retriever.prepare(tuple(cfg.general.languages))  # language does not pay the index,
-            answerer.warmup()  # the facts' vectors and the first decode (2-3.5 s each, measured as its answer)
+        # set up as the kiosk is at its start: otherwise the first question of each language pays the
+        # index, the facts' vectors and the first decode (2-3.5 s), timed as that question's answer
+        for answerer in answerers.values():
+            answerer.retriever.prepare(tuple(cfg.general.languages))
+            answerer.warmup()
         rows += evaluate_pack(folder, answerers, pack)
     return {"report": report(rows), "rows": [asdict(r) for r in rows]}
 
