@@ -94,6 +94,26 @@ def test_looped_trimmed_output_falls_back_to_the_full_window(asr, monkeypatch):
 LONG = Path(__file__).parent.parent / "assets" / "samples" / "long" / "en" / "coats_and_childrens_tour.flac"
 
 
+SAMPLES = Path(__file__).parent.parent / "assets" / "samples"
+
+
+def test_a_clear_question_the_prior_language_makes_unreadable_gets_whispers_own_pick(cfg):
+    """The previous turn's language decides a short utterance Whisper is unsure of. Where that
+    decode comes out doubted ("What time is it?" after a German turn, in room noise, decoded as
+    German: low confidence, dropped, and the visitor got no reply), Whisper's own pick is decoded
+    and kept. Here the prior is made to apply to every short utterance (`prior_below_prob = 1`)."""
+    from avatar.asr import WhisperASR
+
+    asr = WhisperASR(cfg.with_overrides({"asr.prior_below_prob": 1.0}).asr, cfg.general.languages)
+    tr = asr.transcribe(read_wav_16k(SAMPLES / "real" / "en" / "what_time_is_it.wav"), prior="de")
+    assert tr.lang == "en" and not tr.prior_used and not tr.dropped
+    assert "what time is it" in normalize(tr.text)
+    kept = asr.transcribe(read_wav_16k(SAMPLES / "venue" / "en" / "where_are_the_toilets.wav"), prior="de")
+    assert kept.prior_used and kept.lang == "de" and not kept.dropped  # a readable German decode stays
+
+
+
+
 @pytest.mark.parametrize("prompt_extra", [0, 36])
 def test_a_pass_can_use_its_whole_token_budget(asr, prompt_extra):
     """CTranslate2's Whisper generates at most half its max_length: the limit given must let the

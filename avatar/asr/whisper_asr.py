@@ -161,15 +161,17 @@ class WhisperASR:
                 result = self._decode_pieces(audio, lang, cancel, prior)
             else:
                 result = self._decode_full(audio, lang, None, cancel, prior)
-        tr = Transcript(result["text"], result["lang"], result["lang_prob"], "", 0.0, result["text"],
-                        result["path"], result["no_speech_prob"], result["avg_logprob"],
-                        result.get("prior_used", False), result.get("prompt_tokens", 0),
-                        tuple(result.get("words", ())), fallback=result.get("fallback", ""))
-        tr.encoded_s = round(audio.size / SAMPLE_RATE, 3)
-        tr.covered_s = round(float(result.get("covered_s", 0.0)), 3)
-        tr.dropped = why_dropped(tr)
-        if tr.dropped:
-            tr.text = ""
+            tr = _transcript(result, audio)
+            if tr.prior_used and tr.path == "trimmed" and tr.dropped not in ("", "empty"):
+                # the previous turn's language made an unsure but clear utterance unreadable ("what
+                # time is it" in noise, after a German turn, decoded as German: dropped as doubted):
+                # Whisper's own pick decides, and is kept when it is not doubted too
+                with self.tracer.span("asr.prior_undone", track="asr", prior=prior, dropped=tr.dropped) as info:
+                    mine = self._decode_window(audio, lang, partial, cancel, None, context, words)
+                    own = _transcript(mine, audio)
+                    info["kept"] = not (own.dropped or mine.get("suspect"))
+                if info["kept"]:
+                    tr = own
         tr.ms = (now() - t0) * 1000.0
         return tr
 
@@ -349,6 +351,19 @@ class WhisperASR:
                                                self.cfg.prior_max_ms, self.cfg.prior_below_prob)
             info.update(lang=lang, prob=round(prob, 3), prior=prior or "", prior_used=used)
         return lang, prob, used
+
+
+def _transcript(result: dict, audio: np.ndarray) -> Transcript:
+    tr = Transcript(result["text"], result["lang"], result["lang_prob"], "", 0.0, result["text"],
+                    result["path"], result["no_speech_prob"], result["avg_logprob"],
+                    result.get("prior_used", False), result.get("prompt_tokens", 0),
+                    tuple(result.get("words", ())), fallback=result.get("fallback", ""))
+    tr.encoded_s = round(audio.size / SAMPLE_RATE, 3)
+    tr.covered_s = round(float(result.get("covered_s", 0.0)), 3)
+    tr.dropped = why_dropped(tr)
+    if tr.dropped:
+        tr.text = ""
+    return tr
 
 
 def max_length(prompt_len: int, new_tokens: int) -> int:
