@@ -35,6 +35,7 @@ CORE = {
     "avatar.model_contract", # what the embedded model and the kiosk must agree on (days, declines, moods)
     "avatar.integrity",      # a shipped model's sha256 at load
     "avatar.sysmem",         # the process's allocator settings (malloc arenas, oneDNN's primitive cache)
+    "avatar.terminate",      # SIGTERM stops a command as Ctrl-C does (a window registers its quit)
     "avatar.asr.manifest",   # models/manifest.toml, read for every model (lives in asr/ for history's sake)
 }
 
