@@ -12,6 +12,7 @@ import os
 import sys
 from pathlib import Path
 
+from avatar import terminate
 from avatar.errors import AvatarError
 
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -62,8 +63,6 @@ def main(argv: list[str] | None = None) -> int:
     bound_onednn_cache()  # before any model runs: see avatar/sysmem.py
     if "MALLOC_ARENA_MAX" not in os.environ:  # before any thread: see avatar/sysmem.py
         limit_arenas(2)
-    from avatar import terminate
-
     terminate.install()  # SIGTERM closes what the command started, as Ctrl-C does
     code = _main(sys.argv[1:])
     terminate.restore()
@@ -130,16 +129,12 @@ def _main(argv: list[str]) -> int:
         logging.basicConfig(level=getattr(logging, cfg.general.log_level.upper()),
                             format="%(levelname)s %(name)s: %(message)s")
         code = int(importlib.import_module(COMMANDS[args.command][0]).run(args, cfg) or 0)
-        from avatar import terminate
-
         return terminate.EXIT_CODE if terminate.received() else code  # a window that SIGTERM closed
     except AvatarError as exc:
         print(f"avatar: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as exc:
-        from avatar.terminate import EXIT_CODE, Terminated
-
-        return EXIT_CODE if isinstance(exc, Terminated) else 130
+        return terminate.EXIT_CODE if isinstance(exc, terminate.Terminated) else 130
     except BrokenPipeError:  # `avatar ... | head`: the reader has gone, which is no error of ours
         try:
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (the interpreter flushes stdout at exit)

@@ -161,17 +161,7 @@ class WhisperASR:
                 result = self._decode_pieces(audio, lang, cancel, prior)
             else:
                 result = self._decode_full(audio, lang, None, cancel, prior)
-            tr = _transcript(result, audio)
-            if tr.prior_used and tr.path == "trimmed" and tr.dropped not in ("", "empty"):
-                # the previous turn's language made an unsure but clear utterance unreadable ("what
-                # time is it" in noise, after a German turn, decoded as German: dropped as doubted):
-                # Whisper's own pick decides, and is kept when it is not doubted too
-                with self.tracer.span("asr.prior_undone", track="asr", prior=prior, dropped=tr.dropped) as info:
-                    mine = self._decode_window(audio, lang, partial, cancel, None, context, words)
-                    own = _transcript(mine, audio)
-                    info["kept"] = not (own.dropped or mine.get("suspect"))
-                if info["kept"]:
-                    tr = own
+        tr = _transcript(result, audio)
         tr.ms = (now() - t0) * 1000.0
         return tr
 
@@ -181,8 +171,26 @@ class WhisperASR:
         speech = audio[: (MAX_FRAMES - self.cfg.pad_frames) * HOP]  # the window never exceeds 30 s
         enc = self._encode(speech, partial)
         cancel.raise_if_cancelled()
-        lang, lang_prob, prior_used = self._language(enc, lang, prior, speech.size / SAMPLE_RATE)
+        seconds = speech.size / SAMPLE_RATE
+        lang, lang_prob, prior_used = self._language(enc, lang, prior, seconds)
         cancel.raise_if_cancelled()
+        result = self._decode_encoded(enc, speech, lang, lang_prob, prior_used, partial, cancel, context, words)
+        doubted = _transcript(result, speech).dropped
+        if prior_used and not (partial or context or result["suspect"]) and doubted not in ("", "empty"):
+            # the previous turn's language made an unsure but clear utterance unreadable ("what time
+            # is it" in noise, after a German turn, decoded as German: dropped as doubted): Whisper's
+            # own pick decides, on the same encoding, and is kept when it is not doubted too
+            with self.tracer.span("asr.prior_undone", track="asr", prior=prior, dropped=doubted) as info:
+                own_lang, own_prob, _ = self._language(enc, None, None, seconds)
+                own = self._decode_encoded(enc, speech, own_lang, own_prob, False, partial, cancel, context, words)
+                info["kept"] = not (own["suspect"] or _transcript(own, speech).dropped)
+            if info["kept"]:
+                result = own
+        return result
+
+    def _decode_encoded(self, enc, speech: np.ndarray, lang: str, lang_prob: float, prior_used: bool, partial: bool,
+                        cancel: CancelToken, context: str, words: bool) -> dict:
+        """One greedy decode of the encoded `speech` in `lang` (the fast path's second half)."""
         # with timestamps the decoder marks where the speech ends and stops there; without them it
         # often repeats the utterance into the padding ("Next Next Next ...")
         prompt = [self._ids["startoftranscript"], self._ids[lang], self._ids["transcribe"]]
