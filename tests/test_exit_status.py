@@ -39,6 +39,42 @@ def test_close_ends_every_thread_of_the_loop():
     assert left == []
 
 
+
+def test_close_after_a_start_that_a_signal_interrupted(monkeypatch):
+    """SIGTERM (or Ctrl-C) right after "ready to listen" can land inside `Thread.start`, before the new
+    thread is marked started. Closing the loop then joined a thread not started ("cannot join thread
+    before it is started"), the sink's thread was left running and the command ended in an internal
+    error instead of its clean exit (a CI run of the SIGTERM test caught it)."""
+    cfg = config.load(env={})
+
+    class Sink(FakeSink):
+        closed = False
+
+        def close(self):  # a real sink's playback thread ends here
+            self.closed = True
+
+    sink = Sink()
+    loop = VoiceLoop(cfg, ScriptedSource(2.0), sink, FakeAnswerer(), FakeASR(), FakeTTS(), Tracer(),
+                     endpointer=ScriptedEndpointer([(0.1, SPEECH), (0.8, TENTATIVE), (1.1, END)]))
+    real_start = threading.Thread.start
+
+    def interrupted(self):
+        if self.name == "capture":  # the signal arrives before the thread is marked started
+            raise KeyboardInterrupt
+        real_start(self)
+
+    monkeypatch.setattr(threading.Thread, "start", interrupted)
+    try:
+        loop.run_until_done(timeout=5)
+    except KeyboardInterrupt:
+        pass
+    else:
+        raise AssertionError("the interrupted start should have raised")
+    monkeypatch.setattr(threading.Thread, "start", real_start)
+    assert loop.close(timeout=5) == []
+    assert sink.closed
+
+
 SCRIPT = textwrap.dedent("""
     import sys, threading, time
     import numpy as np

@@ -52,7 +52,7 @@ class KnowledgeWatch:
 
     def stop(self, timeout: float = 2.0) -> None:
         self._stop.set()
-        if self.thread is not None and self.thread is not threading.current_thread():
+        if self.thread is not None and self.thread is not threading.current_thread() and self.thread.is_alive():
             self.thread.join(timeout)
 
     def _signature(self) -> tuple[int, int] | None:

@@ -195,7 +195,9 @@ class VoiceLoop:
         threads = [self._capture_thread, self._partials.thread, *self._jobs.threads(),
                    self._knowledge_watch.thread if self._knowledge_watch is not None else None]
         for thread in threads:
-            if thread is not None and thread is not threading.current_thread():
+            # is_alive: a start that Ctrl-C or SIGTERM interrupted leaves a thread not (yet) started, and
+            # joining one raises; one that starts after this sees _stopping and ends at once
+            if thread is not None and thread is not threading.current_thread() and thread.is_alive():
                 thread.join(max(0.0, deadline - now()))
         left = self._stages.settle(max(0.0, deadline - now()))
         try:
