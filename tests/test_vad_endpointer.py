@@ -139,3 +139,59 @@ def test_short_questions_late_in_a_stream_are_still_heard(endpointer):
     nxt = read_wav_16k(DATA / "en_next.wav")
     events = feed(endpointer, np.concatenate([np.concatenate([nxt, silence(1.0)])] * 8))
     assert kinds(events).count(EndOfTurn) == 8
+
+
+def test_reading_the_utterance_from_another_thread_loses_no_audio(endpointer, monkeypatch):
+    """The partial transcripts read `utterance()` on their own thread while the capture thread feeds
+    frames. The reader used to compact the buffer without a lock; a frame the capture thread appended
+    meanwhile was lost, and every later utterance came out shifted by it. In the 2,000-turn soak the
+    shift grew to more than half a second: questions lost their first words, then everything (the
+    deaf kiosk of issue 13). Here the reader is held inside that window while a frame arrives."""
+    import threading
+
+    from avatar.vad import endpointer as module
+
+    pcm = np.concatenate([read_wav_16k(DATA / "en_cancel_timer.wav"), silence(1.0)])
+    n = SR * 20 // 1000
+    frames = [pcm[i:i + n] for i in range(0, len(pcm), n)]
+    reference = Endpointer(config.load(env={}).vad, silero=SileroVAD())
+    endpointer.reset()
+    k = 0
+    while not any(isinstance(e, SpeechStart) for e in endpointer.process(AudioFrame(frames[k], 0.0, k * n / SR))):
+        k += 1
+    for j in range(k + 6):  # the reference hears the same frames, in one thread
+        reference.process(AudioFrame(frames[j], 0.0, j * n / SR))
+    for j in range(k + 1, k + 6):  # an open utterance of several frames
+        endpointer.process(AudioFrame(frames[j], 0.0, j * n / SR))
+    k += 6
+
+    in_window, appended = threading.Event(), threading.Event()
+    real = np.concatenate
+
+    class HeldNumpy:  # numpy, but the reader's concatenate waits for the capture thread's next frame
+        def __getattr__(self, name):
+            return getattr(np, name)
+
+        @staticmethod
+        def concatenate(*args, **kwargs):
+            out = real(*args, **kwargs)
+            if threading.current_thread().name == "reader" and not in_window.is_set():
+                in_window.set()
+                appended.wait(0.5)  # with the lock the capture thread cannot get in: the wait runs out
+            return out
+
+    monkeypatch.setattr(module, "np", HeldNumpy())
+    reader = threading.Thread(target=endpointer.utterance, name="reader")
+    reader.start()
+    assert in_window.wait(5)
+    endpointer.process(AudioFrame(frames[k], 0.0, k * n / SR))
+    appended.set()
+    reader.join(5)
+    monkeypatch.setattr(module, "np", np)
+    for j in range(k + 1, len(frames)):
+        endpointer.process(AudioFrame(frames[j], 0.0, j * n / SR))
+    for j in range(k, len(frames)):
+        reference.process(AudioFrame(frames[j], 0.0, j * n / SR))
+    heard, expected = endpointer.utterance(), reference.utterance()
+    assert len(expected) > SR // 2
+    assert len(heard) == len(expected) and np.array_equal(heard, expected)

@@ -10,8 +10,15 @@ Audio is judged in 32 ms chunks (Silero's unit at 16 kHz): a chunk is speech whe
 
 A burst with less than min_speech_ms of speech (a cough, a click) gets its SpeechStart but never a
 TentativeEnd or EndOfTurn; the next SpeechStart starts afresh.
+
+The capture thread feeds `process()`; other threads (the partial transcripts) read `utterance()`.
+The audio buffer is guarded by one lock: a reader that compacted the buffer without it lost the
+frame the capture thread appended meanwhile, and every later slice came out shifted by it, so the
+utterances lost their start by more and more over a long run (docs/PERF.md, "The deaf kiosk found").
 """
 from __future__ import annotations
+
+import threading
 
 import numpy as np
 
@@ -37,10 +44,15 @@ class Endpointer:
         self._webrtc = webrtcvad.Vad(int(cfg.webrtc_mode))
         self._silero = silero or SileroVAD()
         self._keep_idle = int((cfg.preroll_ms + cfg.speech_start_ms) * SAMPLE_RATE / 1000) + 2 * CHUNK
+        self._lock = threading.Lock()  # the audio buffer: process() writes it, utterance() reads it from any thread
         self.reset()
 
     def reset(self) -> None:
         """Forget everything: state, audio, the pending utterance (e.g. after playback or a language switch)."""
+        with self._lock:
+            self._reset()
+
+    def _reset(self) -> None:
         self._silero.reset()
         self.state = IDLE
         self.end_wait_ms = float(self.cfg.end_of_turn_ms)
@@ -62,6 +74,10 @@ class Endpointer:
 
     # -- public -------------------------------------------------------------------------------------
     def process(self, frame: AudioFrame) -> list[Event]:
+        with self._lock:
+            return self._process(frame)
+
+    def _process(self, frame: AudioFrame) -> list[Event]:
         if self._base_t is None:
             self._base_t = frame.audio_t
         self._append(frame.pcm)
@@ -79,9 +95,10 @@ class Endpointer:
 
     def utterance(self) -> np.ndarray:
         """The audio of the current utterance (pre-roll included) so far, or of the last finished one."""
-        if self._utt_start is None:
-            return self._last_utterance
-        return self._slice(self._utt_start, self._buf_start + self._buf_len)
+        with self._lock:
+            if self._utt_start is None:
+                return self._last_utterance
+            return self._slice(self._utt_start, self._buf_start + self._buf_len)
 
     @property
     def in_speech(self) -> bool:
@@ -152,7 +169,7 @@ class Endpointer:
         self._buf_len += len(pcm)
 
     def _trim(self, keep: int) -> None:
-        """Keep only the last `keep` samples (while idle: what a pre-roll may need)."""
+        """Keep only the last `keep` samples (while idle: what a pre-roll may need; the lock held)."""
         excess = self._buf_len - keep
         if excess <= 0:
             return
@@ -162,6 +179,7 @@ class Endpointer:
         self._buf_len = len(audio)
 
     def _slice(self, a: int, b: int) -> np.ndarray:
+        """Samples a..b of the stream (the lock held)."""
         if not self._buf:
             return np.zeros(0, np.int16)
         audio = np.concatenate(self._buf) if len(self._buf) > 1 else self._buf[0]
