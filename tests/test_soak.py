@@ -13,7 +13,8 @@ from avatar.bench.soak import Bounds, EchoPath, TurnPlan, TurnRecord, plan_turns
 
 def _records(n, rss=lambda i: 500.0, threads=lambda i: 12, fds=lambda i: 16, v2v=lambda i: 800.0):
     return [TurnRecord(i, "question", "q.wav", "de" if i % 2 else "en", replies=1, voice_to_voice_ms=v2v(i),
-                       rss_mb=rss(i), threads=threads(i), py_threads=5, fds=fds(i), spans=20) for i in range(n)]
+                       rss_mb=rss(i), threads=threads(i), py_threads=5, fds=fds(i), spans=20, heard_s=1.5)
+            for i in range(n)]
 
 
 def test_flat_series_hold_every_bound():
@@ -36,6 +37,24 @@ def test_a_growing_series_breaks_its_bound(broken, series):
     assert not r["ok"]
     assert r["checks"][broken]["ok"] is False
     assert [k for k, c in r["checks"].items() if c["ok"] is False] == [broken]
+
+
+def test_questions_heard_shorter_and_shorter_break_their_bound():
+    """The deaf kiosk: memory, threads and latency flat while each clip's question reaches the
+    recognizer shorter and shorter (its start lost)."""
+    def recs(shrink_per_turn):
+        out = _records(200)
+        for r in out:
+            r.clip = f"q{r.index % 5}.wav"
+            r.heard_s = 1.5 + 0.2 * (r.index % 5) - shrink_per_turn * r.index
+        return out
+
+    flat = summarize(recs(0.0), Bounds(), 0, 100.0)
+    assert flat["ok"] and flat["heard"]["clips_compared"] == 5 and flat["heard"]["shrink_s"] == 0.0
+    deaf = summarize(recs(0.003), Bounds(), 0, 100.0)  # 0.6 s by turn 200
+    assert [k for k, c in deaf["checks"].items() if c["ok"] is False] == ["heard_shrink_s"]
+    assert 0.3 < deaf["heard"]["shrink_s"] < 0.6
+    assert "shorter in the last tenth" in soak.format_report(deaf)
 
 
 def test_errors_break_the_run_and_few_turns_do_not_judge_drift():

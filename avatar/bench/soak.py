@@ -148,6 +148,7 @@ def _record(plan: TurnPlan, seen: dict) -> TurnRecord:
     rec.replies = len(metrics)
     if metrics:
         rec.voice_to_voice_ms = round(metrics[0].voice_to_voice_ms, 1)
+        rec.heard_s = (metrics[0].asr or {}).get("speech_s")
         rec.later_v2v_ms = [round(m.voice_to_voice_ms, 1) for m in metrics[1:]]
     stops = [e for e in events if isinstance(e, ev.PlaybackStopped) and e.reason == "barge_in"]
     rec.barge_in_stops = len(stops)

@@ -23,6 +23,7 @@ class Bounds:
     errors: int = 0                    # stage errors, turns that never ended, logged errors
     min_turns_for_drift: int = 20      # fewer turns: drift is reported, not judged
     warmup_turns: int = 200            # memory is compared from here on (at most half the run): caches fill by turns
+    heard_shrink_s: float = 0.1        # the audio a clip's question is recognized from, last tenth against turns 10-30 %
 
 
 
@@ -44,6 +45,7 @@ class TurnRecord:
     transcripts: list[str] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)  # why a transcript of the turn was dropped (empty, noise, ...)
     stage_errors: list[str] = field(default_factory=list)
+    heard_s: float | None = None  # the audio the turn's first reply was recognized from (pre-roll included)
     timed_out: bool = False
     miss: str = ""               # the turn did not go as a kiosk should (not an error: reported)
     wall_s: float = 0.0
@@ -95,6 +97,7 @@ def summarize(records: list[TurnRecord], bounds: Bounds, logged_errors: int, wal
                      "median_by_tenth": [round(float(np.median(t)), 1) for t in tenths],
                      "growth_pct": round(100 * (rss_end - rss_warm) / rss_warm, 2) if rss_warm else None,
                      "slope_mb_per_100_turns_second_half": _round(slope_per_100(second), 2)}
+    out["heard"] = _heard(records, warm, n)
     over = [r for r in records if r.kind in ("barge_in", "backchannel")]
     out["over_reply"] = {  # what was said over the reply: did an onset pause it, did it stop
         f"{r_kind}/{name}": {"turns": len(rs), "paused": sum(r.pauses > 0 for r in rs),
@@ -134,6 +137,7 @@ def _checks(out: dict, b: Bounds, n: int) -> dict[str, dict]:
     growth = out["rss_mb"]["growth_pct"]
     drift = out["latency"]["drift_pct"]
     th, fd = out["threads"], out["fds"]
+    shrink = out["heard"]["shrink_s"]
     return {
         "rss_growth_pct": check(None if growth is None or not judged else growth <= b.rss_growth_pct,
                                 growth, b.rss_growth_pct),
@@ -146,7 +150,30 @@ def _checks(out: dict, b: Bounds, n: int) -> dict[str, dict]:
         "latency_drift_pct": check(None if drift is None or not judged else drift <= b.latency_drift_pct,
                                    drift, b.latency_drift_pct),
         "errors": check(out["errors"]["total"] <= b.errors, out["errors"]["total"], b.errors),
+        "heard_shrink_s": check(None if shrink is None or not judged else shrink <= b.heard_shrink_s,
+                                shrink, b.heard_shrink_s),
     }
+
+
+def _heard(records: list[TurnRecord], warm: int, n: int) -> dict[str, Any]:
+    """Whether the kiosk hears the same question as much at the end as early on: per clip, the median
+    length of the audio its answered turns were recognized from, turns 10-30 % against the last
+    tenth; `shrink_s` is the median over the clips heard in both. A question that loses its start
+    (the endpointer's buffer shifted by lost frames: 0.58 s after 500 turns once) shows here long
+    before it is missed, while memory, threads and latency stay flat."""
+    early_end, late_start = max(warm + 1, (3 * n) // 10), n - max(1, n // 10)
+    by_clip: dict[str, tuple[list[float], list[float]]] = {}
+    for r in records:
+        if r.heard_s is None or r.kind not in ("question", "barge_in", "backchannel"):
+            continue
+        early, late = by_clip.setdefault(r.clip, ([], []))
+        if warm <= r.index < early_end:
+            early.append(r.heard_s)
+        elif r.index >= late_start:
+            late.append(r.heard_s)
+    shrinks = [float(np.median(e) - np.median(lt)) for e, lt in by_clip.values() if e and lt]
+    return {"clips_compared": len(shrinks), "shrink_s": round(float(np.median(shrinks)), 3) if shrinks else None,
+            "worst_clip_shrink_s": round(max(shrinks), 3) if shrinks else None}
 
 
 def _round(v: float | None, digits: int = 1) -> float | None:
@@ -165,6 +192,8 @@ def format_report(r: dict) -> str:
              f"open fds {r['fds']['after_warmup']} -> {r['fds']['end']} (max {r['fds']['max_after_warmup']}), "
              f"trace spans held {r['spans']['end']} (max {r['spans']['max']})",
              f"  errors {r['errors']}",
+             f"  questions heard: {r['heard']['shrink_s']} s shorter in the last tenth than in turns 10-30 % "
+             f"(median over {r['heard']['clips_compared']} clips, worst {r['heard']['worst_clip_shrink_s']} s)",
              "  turns: " + ", ".join(f"{k} {v['turns']} ({v['misses']} missed)" for k, v in r["kinds"].items())]
     for m in r["misses"][:20]:
         lines.append(f"    miss turn {m['turn']} ({m['kind']}, {m['clip']}): {m['miss']}")
