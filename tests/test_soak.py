@@ -55,6 +55,12 @@ def test_questions_heard_shorter_and_shorter_break_their_bound():
     assert [k for k, c in deaf["checks"].items() if c["ok"] is False] == ["heard_shrink_s"]
     assert 0.3 < deaf["heard"]["shrink_s"] < 0.6
     assert "shorter in the last tenth" in soak.format_report(deaf)
+    deaf_records = recs(0.003)
+    for r in deaf_records[100:]:
+        r.miss = "no reply" if r.index % (1 + (199 - r.index) // 20) == 0 else ""
+    by_tenth = summarize(deaf_records, Bounds(), 0, 100.0)["missed_by_tenth"]
+    assert by_tenth["question"][:5] == ["0/20"] * 5 and by_tenth["question"][-1] == "20/20"
+    assert by_tenth["barge_in"] == ["0/0"] * 10
 
 
 def test_errors_break_the_run_and_few_turns_do_not_judge_drift():

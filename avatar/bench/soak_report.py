@@ -119,6 +119,11 @@ def summarize(records: list[TurnRecord], bounds: Bounds, logged_errors: int, wal
                                                                                   for r in records)} for k in kinds}
     out["misses"] = [{"turn": r.index, "kind": r.kind, "clip": r.clip, "overlay": r.overlay, "miss": r.miss}
                      for r in records if r.miss]
+    # a kiosk that slowly goes deaf shows as misses that grow from tenth to tenth
+    out["missed_by_tenth"] = {kind: [f"{sum(bool(r.miss) for r in part if r.kind == kind)}/"
+                                     f"{sum(r.kind == kind for r in part)}"
+                                     for part in (records[i * n // 10:(i + 1) * n // 10] for i in range(10))]
+                              for kind in ("question", "barge_in")} if n >= 10 else {}
     out["errors"] = {"stage_errors": stage_errors, "turns_timed_out": timeouts, "logged": logged_errors,
                      "total": stage_errors + timeouts + logged_errors}
     out["bounds"] = asdict(bounds)
@@ -195,6 +200,8 @@ def format_report(r: dict) -> str:
              f"  questions heard: {r['heard']['shrink_s']} s shorter in the last tenth than in turns 10-30 % "
              f"(median over {r['heard']['clips_compared']} clips, worst {r['heard']['worst_clip_shrink_s']} s)",
              "  turns: " + ", ".join(f"{k} {v['turns']} ({v['misses']} missed)" for k, v in r["kinds"].items())]
+    for kind, parts in r.get("missed_by_tenth", {}).items():
+        lines.append(f"  {kind} turns missed, by tenth of the run: {', '.join(parts)}")
     for m in r["misses"][:20]:
         lines.append(f"    miss turn {m['turn']} ({m['kind']}, {m['clip']}): {m['miss']}")
     for name, c in r["checks"].items():
