@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from avatar.answer.base import HistoryTurn
+from avatar.answer.retrieval import semantic
 from avatar.stats import percentile_ms
 from avatar.train.evaluate import DECLINE_MARKERS  # one list of what a decline says
 
@@ -161,6 +162,9 @@ def evaluate_pack(folder: Path, answerers: dict[str, Any], pack) -> list[Row]:
     for q in questions:
         history = [HistoryTurn(hq, hr, q.lang) for hq, hr in q.history]
         for name, answerer in answerers.items():
+            # each answerer meets the question new: the meaning vector the one before it made for this
+            # question would otherwise be reused, and the retrieval-only answer timed without it (~20 ms)
+            semantic.forget()
             ans = answerer.answer(q.q, q.lang, history)
             ms = float(ans.decode.answer_time_ms)
             rows.append(Row(folder.name, name, q.lang, q.kind, q.q, ans.reply, ans.source or name, ans.mood,
