@@ -62,6 +62,9 @@ class PartialTranscripts:
         self._incr = IncrementalRecognizer(**incremental_rules(cfg))
         self.text = ""
         self._fresh = False  # text was transcribed from the current utterance
+        # which utterance a pass belongs to: a pass that ends after the next utterance started (or
+        # the visitor left) must not hand its words to what came after
+        self._utterance = 0
         self._wanted = threading.Event()
         self._token: CancelToken | None = None
         self.thread: threading.Thread | None = None
@@ -73,6 +76,7 @@ class PartialTranscripts:
             self.thread.start()
 
     def utterance_started(self) -> None:
+        self._utterance += 1
         self.text, self._fresh = "", False
         self._incr.reset()  # a new utterance: nothing of it is confirmed yet
 
@@ -101,7 +105,8 @@ class PartialTranscripts:
 
     def forget(self) -> None:
         """The visitor left: the confirmed words of an utterance are the visitor's words too."""
-        self.text = ""
+        self._utterance += 1
+        self.text, self._fresh = "", False
         self._incr.reset()
 
     # --- the thread ----------------------------------------------------------------------
@@ -121,6 +126,7 @@ class PartialTranscripts:
                     continue  # the visitor may be done: the final transcription is about to need the cores
                 audio = self.endpointer.utterance()
                 token = self._token = CancelToken()
+                utterance = self._utterance
             if len(audio) < (1600 if urgent else 8000):
                 continue
             started = now()
@@ -134,10 +140,12 @@ class PartialTranscripts:
             except Exception:
                 log.debug("partial transcript failed", exc_info=True)
                 continue
-            if self.speaking():
+            with self.lock:
+                if utterance != self._utterance or not self.speaking():
+                    continue  # the pass heard an utterance that is over: its words are not the current one's
                 self.text, self._fresh = tr.text, True
-                if tr.text:
-                    self.emit(ev.PartialTranscript(now(), text=tr.text, lang=tr.lang))
+            if tr.text:
+                self.emit(ev.PartialTranscript(now(), text=tr.text, lang=tr.lang))
 
     def _confirming(self, audio: np.ndarray) -> bool:
         """The next pass is an incremental one (word times, every asr.incremental_interval_ms): the
