@@ -139,10 +139,11 @@ def test_a_time_budget_ends_the_soak_with_a_report_of_the_turns_done():
     assert "stopped early" in soak.format_report(r)
 
 
-def _barge_in_turn(events):
+def _barge_in_turn(events, overlay="visitor_en_cancel_all_timers"):
     from avatar.bench.soak import _record
 
-    plan = TurnPlan(7, "barge_in", "q.wav", "en", np.zeros(160, np.int16), overlay=np.zeros(160, np.int16))
+    plan = TurnPlan(7, "barge_in", "q.wav", "en", np.zeros(160, np.int16), overlay=np.zeros(160, np.int16),
+                    overlay_text=overlay)
     return _record(plan, {"events": events, "timed_out": False, "wall_s": 1.0})
 
 
@@ -185,3 +186,30 @@ def test_a_request_to_say_it_again_after_noise_is_a_miss():
                            "timed_out": False, "wall_s": 1.0})
     assert asked.miss == "asked to say it again after noise"
     assert not _record(plan, {"events": [], "timed_out": False, "wall_s": 1.0}).miss
+
+
+def test_an_interruption_is_scored_by_the_words_recognized_after_the_stop():
+    """A stopped reply answered from misheard words is counted as such: the interruption's words after
+    the stop against what the visitor said (the question's own transcript before it does not count)."""
+    def turn(text, overlay="visitor_en_cancel_all_timers", dropped=""):
+        return _barge_in_turn([ev.FinalTranscript(0.5, text="What time is it?", lang="en"),
+                               ev.PlaybackStarted(1.0, turn=1), ev.PlaybackStopped(2.0, turn=1, reason="barge_in"),
+                               ev.FinalTranscript(2.5, text=text, lang="en", dropped=dropped),
+                               ev.PlaybackStarted(3.0, turn=2)], overlay)
+
+    right = turn("Cancel all timers.")
+    assert right.interruption_text == "Cancel all timers." and right.interruption_accuracy == 1.0
+    assert turn("Pencil Hall Tigers").interruption_accuracy == 0.0
+    assert turn("Dance of all timers.").interruption_accuracy == pytest.approx(1 / 3, abs=0.001)
+    assert turn("", dropped="empty").interruption_accuracy == 0.0
+    assert turn("Wie spät ist es?", "visitor_de_wie_spaet_ist_es").interruption_accuracy == 1.0
+    not_stopped = _barge_in_turn([ev.FinalTranscript(0.5, text="What time is it?", lang="en")])
+    assert not_stopped.interruption_accuracy is None
+
+    records = _records(10)
+    for r, acc, name in zip(records, (1.0, 0.0, 0.5, None), ("visitor_en_a", "visitor_en_a", "visitor_de_b", "")):
+        r.kind, r.overlay, r.interruption_accuracy = "barge_in", name, acc
+    heard = summarize(records, Bounds(), 0, 10.0)["interruptions_heard"]
+    assert heard["all"] == {"stopped": 3, "word_accuracy_median": 0.5, "every_word": 1}
+    assert heard["visitor_en_a"]["stopped"] == 2 and heard["visitor_de_b"]["every_word"] == 0
+    assert "every word recognized in 1" in soak.format_report(summarize(records, Bounds(), 0, 10.0))

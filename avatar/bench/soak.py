@@ -29,9 +29,10 @@ import threading
 from typing import Any, Callable, Sequence
 
 from avatar import events as ev
+from avatar.asr.word_accuracy import word_errors
 from avatar.bench.soak_mic import EchoPath, SoakMicrophone
-from avatar.bench.soak_plan import (BAD_KINDS, ECHO_CLIPS, MIX, PHANTOM_KINDS, TurnPlan, _read,
-                                    plan_turns, question_clips)
+from avatar.bench.soak_plan import (BAD_KINDS, ECHO_CLIPS, MIX, PHANTOM_KINDS, TurnPlan, _read, fold_umlauts,
+                                    overlay_words, plan_turns, question_clips)
 from avatar.bench.soak_report import Bounds, TurnRecord, format_report, slope_per_100, summarize
 from avatar.bench.soak_sample import open_fds, os_threads, rss_mb
 from avatar.errors import AvatarError
@@ -139,6 +140,15 @@ def _ms(v: float | None) -> str:
     return "   -   " if v is None else f"{v:5.0f} ms"
 
 
+def _interruption(events: list, stop: ev.Event, overlay: str) -> tuple[str, float]:
+    """The words recognized of what stopped the reply (the first transcript after the stop, dropped
+    ones count as nothing heard) and their word accuracy against what the visitor said."""
+    after = events[events.index(stop) + 1:]
+    text = next((e.text for e in after if isinstance(e, ev.FinalTranscript)), "")
+    errors, n = word_errors(fold_umlauts(overlay_words(overlay)), fold_umlauts(text))
+    return text, round(max(0.0, 1.0 - errors / n), 3) if n else 0.0
+
+
 def _record(plan: TurnPlan, seen: dict) -> TurnRecord:
     events = seen["events"]
     rec = TurnRecord(plan.index, plan.kind, plan.clip, plan.lang, overlay=plan.overlay_text,
@@ -158,6 +168,8 @@ def _record(plan: TurnPlan, seen: dict) -> TurnRecord:
     rec.answered_after_stop = bool(stops) and any(isinstance(e, ev.PlaybackStarted) and e.turn > stops[0].turn
                                                   for e in events)
     rec.asked_again = sum(isinstance(e, ev.NotUnderstood) for e in events)
+    if plan.kind == "barge_in" and stops:
+        rec.interruption_text, rec.interruption_accuracy = _interruption(events, stops[0], plan.overlay_text)
     rec.transcripts = [e.text for e in events if isinstance(e, ev.FinalTranscript) and e.text]
     rec.dropped = [e.dropped for e in events if isinstance(e, ev.FinalTranscript) and e.dropped]
     rec.stage_errors = [e.stage for e in events if isinstance(e, ev.StageError)]

@@ -36,6 +36,17 @@ class TurnPlan:
     leaves: bool = False               # the visitor leaves after this turn
 
 
+def overlay_words(name: str) -> str:
+    """The words of a barge-in clip, from its name ("visitor_de_wie_spaet_ist_es" -> "wie spaet ist
+    es"); umlauts are written out in the names, so compare with `fold_umlauts` on both sides."""
+    parts = name.split("_")
+    return " ".join(parts[2:] if len(parts) > 2 and parts[0] == "visitor" else [])
+
+
+def fold_umlauts(text: str) -> str:
+    return text.lower().replace("ä", "ae").replace("ö", "oe").replace("ü", "ue").replace("ß", "ss")
+
+
 def question_clips() -> list[tuple[str, Path]]:
     """(lang, file) of every bundled question recording: assets/samples/{venue,real,long}/{de,en}."""
     samples = assets_dir() / "samples"

@@ -46,6 +46,10 @@ class TurnRecord:
     dropped: list[str] = field(default_factory=list)  # why a transcript of the turn was dropped (empty, noise, ...)
     stage_errors: list[str] = field(default_factory=list)
     heard_s: float | None = None  # the audio the turn's first reply was recognized from (pre-roll included)
+    # a barge-in that stopped the reply: its words as recognized after the stop, and their word
+    # accuracy against what the visitor said (0 when nothing was recognized)
+    interruption_text: str = ""
+    interruption_accuracy: float | None = None
     timed_out: bool = False
     miss: str = ""               # the turn did not go as a kiosk should (not an error: reported)
     wall_s: float = 0.0
@@ -106,6 +110,7 @@ def summarize(records: list[TurnRecord], bounds: Bounds, logged_errors: int, wal
                              "asked_again": sum(r.asked_again > 0 for r in rs), "missed": sum(bool(r.miss) for r in rs)}
         for r_kind, name in sorted({(r.kind, r.overlay) for r in over})
         for rs in [[r for r in over if (r.kind, r.overlay) == (r_kind, name)]]}
+    out["interruptions_heard"] = _interruptions_heard(records)
     for key in ("threads", "fds", "spans"):
         series = [getattr(r, key) for r in records]
         out[key] = {"first": series[0] if series else None, "after_warmup": series[warm - 1] if series else None,
@@ -181,6 +186,21 @@ def _heard(records: list[TurnRecord], warm: int, n: int) -> dict[str, Any]:
             "worst_clip_shrink_s": round(max(shrinks), 3) if shrinks else None}
 
 
+def _interruptions_heard(records: list[TurnRecord]) -> dict[str, Any]:
+    """How well the words of interruptions that stopped the reply were recognized, per clip said over
+    the reply and over all: a stopped reply answered from misheard words ("Pencil Hall Tigers" for
+    "cancel all timers") is no better for the visitor than one that went on."""
+    def summary(rs: list[TurnRecord]) -> dict[str, Any]:
+        acc = [r.interruption_accuracy for r in rs]
+        return {"stopped": len(rs), "word_accuracy_median": _round(float(np.median(acc)), 2) if acc else None,
+                "every_word": sum(a >= 1.0 for a in acc)}
+    stopped = [r for r in records if r.kind == "barge_in" and r.interruption_accuracy is not None]
+    out = {"all": summary(stopped)}
+    for name in sorted({r.overlay for r in stopped}):
+        out[name] = summary([r for r in stopped if r.overlay == name])
+    return out
+
+
 def _round(v: float | None, digits: int = 1) -> float | None:
     return None if v is None else round(v, digits)
 
@@ -200,6 +220,10 @@ def format_report(r: dict) -> str:
              f"  questions heard: {r['heard']['shrink_s']} s shorter in the last tenth than in turns 10-30 % "
              f"(median over {r['heard']['clips_compared']} clips, worst {r['heard']['worst_clip_shrink_s']} s)",
              "  turns: " + ", ".join(f"{k} {v['turns']} ({v['misses']} missed)" for k, v in r["kinds"].items())]
+    heard = r.get("interruptions_heard", {}).get("all")
+    if heard and heard["stopped"]:
+        lines.append(f"  interruptions that stopped the reply: {heard['stopped']}, every word recognized in "
+                     f"{heard['every_word']}, word accuracy median {heard['word_accuracy_median']}")
     for kind, parts in r.get("missed_by_tenth", {}).items():
         lines.append(f"  {kind} turns missed, by tenth of the run: {', '.join(parts)}")
     for m in r["misses"][:20]:
