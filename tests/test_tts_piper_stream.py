@@ -20,7 +20,7 @@ LONG = "The museum is open from ten in the morning until six in the evening, eve
 
 @pytest.fixture(scope="module")
 def cfg():
-    return config.load(env={}).with_overrides({"tts.cache_clauses": 0, "tts.stream": True})  # the setting is off by default
+    return config.load(env={}).with_overrides({"tts.cache_clauses": 0, "tts.stream": True})  # whatever the default
 
 
 @pytest.fixture(scope="module")
@@ -98,10 +98,11 @@ def test_a_graph_without_a_vits_latent_cannot_be_cut():
         split_voice(model)
 
 
-def test_a_voice_that_cannot_be_cut_is_spoken_whole(cfg, monkeypatch):
+def test_a_voice_that_cannot_be_cut_is_spoken_whole(cfg, monkeypatch, tmp_path):
     def refuse(model):
         raise GraphSplitError("no clean cut in this graph")
 
+    monkeypatch.setenv("AVATAR_MODELS", str(tmp_path))  # no cut of the voice cached from an earlier start
     monkeypatch.setattr(piper_stream, "split_voice", refuse)
     monkeypatch.setattr(piper_engine, "_SPLIT", {})
     tts = Synthesizer(cfg.tts)
@@ -163,3 +164,32 @@ def test_queued_pieces_resample_to_the_samples_of_the_whole_with_no_click(engine
     alone = np.concatenate([to_pcm_16k(p, engine.sample_rate) for p in pieces]).astype(np.float64)
     n = min(n, len(alone))
     assert snr_db(whole[:n], alone[:n]) < 40  # what resampling each piece alone would have done
+
+
+def test_a_streaming_voice_never_loads_pipers_whole_session(cfg, monkeypatch):
+    """The cut parts hold the voice's weights: piper's own session for whole syntheses would be a
+    second copy (~130 MB) that a streaming voice never runs, warm-up included."""
+    monkeypatch.setattr(piper_engine, "_LOADED", {})
+    tts = Synthesizer(cfg.tts)
+    tts.warmup(["en"])
+    engine = tts._engine("en")
+    assert engine.streamer is not None, engine.stream_problem
+    assert sum(len(c.pcm) for c in tts.synthesize(LONG, "en")) > 0
+    assert engine.voice.session._session is None
+    pcm, _ = engine.synthesize("Whole, when asked for.")  # made on first use
+    assert len(pcm) > 0 and engine.voice.session._session is not None
+
+
+def test_a_damaged_voice_that_cannot_stream_is_reported_at_load(cfg, monkeypatch, tmp_path):
+    from avatar.errors import ModelError
+
+    monkeypatch.setattr(piper_engine, "_LOADED", {})
+    monkeypatch.setattr(piper_engine, "_SPLIT", {})
+    monkeypatch.setenv("AVATAR_MODELS", str(tmp_path / "models"))
+    info = VOICES[0]
+    broken = tmp_path / info.model.name
+    broken.write_bytes(info.model.read_bytes()[: 4096])
+    (tmp_path / info.config.name).write_bytes(info.config.read_bytes())
+    with pytest.raises(ModelError, match="cannot load piper voice"):
+        piper_engine.PiperEngine(type(info)(**{**info.__dict__, "model": broken, "config": tmp_path / info.config.name}),
+                                 stream=True)

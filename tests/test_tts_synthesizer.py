@@ -180,6 +180,10 @@ def test_the_piper_voice_runs_without_a_memory_arena_that_only_grows(cfg):
     from avatar.tts.piper_engine import PiperEngine
 
     engine = PiperEngine(choose_voice(cfg.tts, "en"))
-    assert engine.voice.session.get_session_options().enable_cpu_mem_arena is False
+    assert engine.voice.session.ready().get_session_options().enable_cpu_mem_arena is False
     pcm, _ = engine.synthesize("The café is on the ground floor.")
     assert len(pcm) > 0 and np.abs(pcm).max() > 0
+    streaming = PiperEngine(choose_voice(cfg.tts, "en"), stream=True)
+    if streaming.streamer is not None:  # the cut parts are sessions of the same kind
+        for part in (streaming.streamer._front, streaming.streamer._flow, streaming.streamer._decoder):
+            assert part.get_session_options().enable_cpu_mem_arena is False

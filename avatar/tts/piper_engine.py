@@ -7,6 +7,7 @@ cannot be cut is spoken whole, with a warning in the log.
 """
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import itertools
 import json
@@ -19,7 +20,7 @@ from typing import Iterator
 import numpy as np
 
 from avatar.errors import ModelError
-from avatar.tts import visemes
+from avatar.tts import graph_cache, visemes
 from avatar.tts.voices import VoiceInfo
 
 log = logging.getLogger(__name__)
@@ -36,7 +37,9 @@ class PiperEngine:
         # Piper reads phoneme timings from a tensor it exposes by patching the model (needs onnx).
         self.alignments = alignments and importlib.util.find_spec("onnx") is not None
         self.info = info
-        self.voice = _load(info.model, info.config, self.alignments, threads, cache_graph)
+        # a voice that streams never runs piper's own session (its cut parts hold the weights): made
+        # only when it is needed, it saves ~130 MB and its load
+        self.voice = _load(info.model, info.config, self.alignments, threads, cache_graph, whole=not stream)
         self.sample_rate = int(self.voice.config.sample_rate)
         from piper.config import SynthesisConfig
 
@@ -45,9 +48,10 @@ class PiperEngine:
         self.streamer = None
         self.stream_problem = ""  # why this voice is spoken whole although tts.stream is on
         if stream:
-            self.streamer, self.stream_problem = _load_streamer(info.model, self.voice, threads)
-        hop = int(getattr(self.voice.config, "hop_length", 256) or 256)
-        self._first_frames = max(1, round(stream_first_ms / 1000 * self.sample_rate / hop))
+            self.streamer, self.stream_problem = _load_streamer(info.model, self.voice, threads, cache_graph)
+            if self.streamer is None:
+                _ready(self.voice, info.model)
+        self._first_frames = max(1, round(stream_first_ms / 1000 * self.sample_rate / _hop(self.voice)))
 
     def synthesize(self, text: str) -> tuple[np.ndarray, list[tuple[float, float, str]]]:
         """int16 PCM of `text` and its viseme track."""
@@ -147,47 +151,98 @@ def _int16(audio: np.ndarray) -> np.ndarray:
     return (np.clip(audio, -1.0, 1.0) * 32767).astype(np.int16)
 
 
-def _load(model: Path | None, config: Path | None, alignments: bool, threads: int, cache_graph: bool = True):
+def _load(model: Path | None, config: Path | None, alignments: bool, threads: int, cache_graph: bool = True,
+          whole: bool = True):
+    """The voice, loaded once per process; `whole`: its session for piper's whole synthesis made now
+    (else on first use), so that a damaged voice file is reported at load."""
     key = (str(model), alignments, threads)
     with _LOAD_LOCK:
-        if key in _LOADED:
-            return _LOADED[key]
-        if model is None or not Path(model).exists():
-            raise ModelError(f"piper voice model not found: {model}",
-                             hint="reinstall the voice package or put *.onnx + *.onnx.json into models/")
-        try:
-            voice = _open_voice(Path(model), Path(config) if config else Path(f"{model}.json"), alignments, threads,
-                                cache_graph)
-        except ImportError as exc:
-            raise ModelError(f"piper-tts is not installed ({exc})", hint="pip install piper-tts") from None
-        except Exception as exc:  # a truncated or foreign .onnx file: say which one
-            raise ModelError(f"cannot load piper voice {model}: {exc}",
-                             hint="the file may be corrupt; download or copy the voice again") from None
-        _LOADED[key] = voice
-        return voice
+        voice = _LOADED.get(key)
+        if voice is None:
+            if model is None or not Path(model).exists():
+                raise ModelError(f"piper voice model not found: {model}",
+                                 hint="reinstall the voice package or put *.onnx + *.onnx.json into models/")
+            with _model_errors(model):
+                voice = _open_voice(Path(model), Path(config) if config else Path(f"{model}.json"), alignments,
+                                    threads, cache_graph)
+            _LOADED[key] = voice
+    if whole:
+        _ready(voice, model)
+    return voice
 
 
-def _load_streamer(model: Path, voice, threads: int):
-    """(StreamingVoice, "") for a voice whose graph cuts cleanly, else (None, why): cut once per process."""
+def _ready(voice, model) -> None:
+    """Make the voice's whole-synthesis session now, with a clear error when the voice does not load."""
+    with _model_errors(model):
+        voice.session.ready()
+
+
+@contextlib.contextmanager
+def _model_errors(model):
+    try:
+        yield
+    except ImportError as exc:
+        raise ModelError(f"piper-tts is not installed ({exc})", hint="pip install piper-tts") from None
+    except Exception as exc:  # a truncated or foreign .onnx file: say which one
+        raise ModelError(f"cannot load piper voice {model}: {exc}",
+                         hint="the file may be corrupt; download or copy the voice again") from None
+
+
+class _LazySession:
+    """piper's onnxruntime session, made on its first use (PiperVoice only calls `run`)."""
+
+    def __init__(self, make) -> None:
+        self._make = make
+        self._session = None
+        self._lock = threading.Lock()
+
+    def ready(self):
+        with self._lock:
+            if self._session is None:
+                self._session = self._make()
+            return self._session
+
+    def run(self, *args, **kwargs):
+        return self.ready().run(*args, **kwargs)
+
+
+def _load_streamer(model: Path, voice, threads: int, cache: bool = True):
+    """(StreamingVoice, "") for a voice whose graph cuts cleanly, else (None, why): cut once per process,
+    and kept under the models folder for the next start (the check included: the same graphs on the
+    same onnxruntime and CPU give the same windows)."""
     key = (str(model), threads)
     with _LOAD_LOCK:
         if key not in _SPLIT:
-            _SPLIT[key] = _cut(Path(model), voice, threads)
+            entry = _stream_entry(Path(model)) if cache else None
+            _SPLIT[key] = (entry is not None and _cached_streamer(entry, voice, threads)) or _cut(Path(model), voice, threads, entry)
         found = _SPLIT[key]
     if isinstance(found, Exception):
         return None, str(found)
     return found, ""
 
 
-def _cut(model: Path, voice, threads: int):
+def _cut(model: Path, voice, threads: int, entry: tuple[Path, dict] | None = None):
     from avatar.tts.piper_stream import CALIBRATION_TEXT, GraphSplitError, StreamingVoice, check_windows, split_voice
+
+    saved: dict[str, Path] = {}  # part -> its optimized graph, written beside the cache entry
+    caching = [entry is not None]  # off for good once one part cannot be written
+
+    def session(name: str, graph: bytes):
+        if caching[0]:
+            try:
+                entry[0].mkdir(parents=True, exist_ok=True)
+                saved[name] = graph_cache.partial(entry[0] / f"{name}.onnx")
+                return _session(graph, threads, save_to=saved[name])
+            except Exception as exc:  # a read-only models folder: cut again next time (a part that
+                log.info("cannot cache the cut voice %s: %s", model.name, exc)  # onnxruntime refuses fails below)
+                caching[0] = False
+        return _session(graph, threads)
 
     try:
         import onnx
 
         parts = split_voice(onnx.load(str(model)))
-        streamer = StreamingVoice(parts, lambda graph: _session(graph, threads),
-                                  int(getattr(voice.config, "hop_length", 256) or 256))
+        streamer = StreamingVoice(parts, session, _hop(voice))
         ids = voice.phonemes_to_ids(voice.phonemize(CALIBRATION_TEXT)[0])
         scales = np.array([voice.config.noise_scale, voice.config.length_scale, voice.config.noise_w_scale], np.float32)
         snr, peak = check_windows(streamer, ids, scales, first=10)
@@ -200,9 +255,71 @@ def _cut(model: Path, voice, threads: int):
     else:
         streamer.gain = _PEAK / max(peak, 1e-3)
         log.info("piper voice %s streams (windows vs whole: SNR %.0f dB)", model.name, snr)
+        if caching[0] and len(saved) == len(_STREAM_PARTS):
+            _save_streamer(entry, saved, streamer, snr)
         return streamer
+    finally:
+        for tmp in saved.values():
+            try:
+                tmp.unlink(missing_ok=True)
+            except OSError:
+                pass
     log.warning("piper voice %s is spoken whole, not streamed: %s", model.name, problem)
     return problem
+
+
+def _hop(voice) -> int:
+    return int(getattr(voice.config, "hop_length", 256) or 256)
+
+
+_STREAM_PARTS = ("front", "flow", "decoder")
+
+
+def _stream_entry(model: Path) -> tuple[Path, dict] | None:
+    """(the cache folder of the voice's cut graph, its key): the cut and the window check depend on the
+    voice, onnxruntime, the CPU and the contexts the windows are decoded with."""
+    from avatar.tts import piper_stream
+
+    return graph_cache.entry(model, "stream", flow_context=piper_stream.FLOW_CONTEXT,
+                             decoder_context=piper_stream.DECODER_CONTEXT, min_snr_db=piper_stream.MIN_SNR_DB,
+                             calibration=piper_stream.CALIBRATION_TEXT)
+
+
+def _save_streamer(entry: tuple[Path, dict], saved: dict[str, Path], streamer, snr: float) -> None:
+    folder, key = entry
+    try:
+        files = {name: folder / f"{name}.onnx" for name in _STREAM_PARTS}
+        for name in _STREAM_PARTS:
+            os.replace(saved[name], files[name])
+        p = streamer.parts
+        graph_cache.write(folder / "meta.json", key, files, gain=streamer.gain, snr_db=snr, latent=p.latent,
+                          mask=p.mask, frames=p.frames, durations=p.durations)
+    except OSError as exc:
+        log.info("cannot cache the cut voice %s: %s", folder.name, exc)
+
+
+def _cached_streamer(entry: tuple[Path, dict], voice, threads: int):
+    """The StreamingVoice from the cached cut when its key and every part's sha256 match, else None."""
+    from avatar.tts.piper_stream import StreamingVoice, VoiceParts
+
+    folder, key = entry
+    found = graph_cache.read(folder / "meta.json", key, {name: folder / f"{name}.onnx" for name in _STREAM_PARTS})
+    if found is None:
+        return None
+    meta, data = found
+    try:
+        parts = VoiceParts(data["front"], data["flow"], data["decoder"], str(meta["latent"]), str(meta["mask"]),
+                           str(meta["frames"]), meta["durations"] if meta.get("durations") else None)
+        gain = float(meta["gain"])
+        if not np.isfinite(gain) or gain <= 0:
+            raise ValueError(f"gain {gain}")
+        streamer = StreamingVoice(parts, lambda name, graph: _session(graph, threads, optimized=True), _hop(voice))
+    except Exception as exc:  # onnxruntime refusing a part, or metadata of another shape: cut the voice again
+        log.warning("the cached cut of voice %s does not load (%s): cutting the voice again", folder.name, exc)
+        return None
+    streamer.gain = gain
+    log.info("piper voice %s streams (cut loaded from %s)", folder.name, folder)
+    return streamer
 
 
 def _session(model_or_bytes, threads: int, save_to: Path | None = None, optimized: bool = False):
@@ -228,11 +345,12 @@ def _session(model_or_bytes, threads: int, save_to: Path | None = None, optimize
 
 
 def _open_voice(model: Path, config: Path, alignments: bool, threads: int, cache: bool = True):
-    """PiperVoice.load, with our session (see _session); its optimized graph is cached (_voice_session)."""
+    """PiperVoice.load, with our session (see _session), made on first use; its optimized graph is cached
+    (_voice_session)."""
     from piper.config import PiperConfig
     from piper.voice import PiperVoice
 
-    session = _voice_session(model, alignments, threads, cache)
+    session = _LazySession(lambda: _voice_session(model, alignments, threads, cache))
     return PiperVoice(config=PiperConfig.from_dict(json.loads(config.read_text(encoding="utf-8"))), session=session)
 
 
@@ -251,15 +369,8 @@ def _voice_graph(model: Path, alignments: bool) -> str | bytes:
     return str(model)
 
 
-# --- the optimized graph, cached ------------------------------------------------------------
-# onnxruntime optimizes a voice's graph every time a session is made (~1 s of CPU on the 2-core
-# box), and patching in the alignment output costs ~0.3 s more: the same work at every start. The
-# first start saves the optimized graph under <models>/.cache/piper/; later starts load it with the
-# optimizations off (~0.2 s) and get the same graph, so the same audio. The cache is keyed by the
-# voice file (path, size, mtime), the patch, onnxruntime's version and the CPU (the saved graph may
-# hold CPU-specific layouts), and its sha256 is checked at every load (~40 ms): a changed voice, a
-# new onnxruntime, another CPU or a damaged cache file means the graph is built again from the voice.
-CACHE_DIR = Path(".cache") / "piper"  # under the models folder (gitignored)
+# --- the optimized graph, cached (avatar/tts/graph_cache.py) ----------------------------------
+CACHE_DIR = graph_cache.CACHE_DIR
 
 
 def _voice_session(model: Path, alignments: bool, threads: int, cache: bool = True):
@@ -272,13 +383,12 @@ def _voice_session(model: Path, alignments: bool, threads: int, cache: bool = Tr
     if entry is None:
         return _session(graph, threads)
     target, key = entry
-    tmp = target.with_name(f"{target.name}.{os.getpid()}.{threading.get_ident()}.partial")
+    tmp = graph_cache.partial(target)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         session = _session(graph, threads, save_to=tmp)
-        digest = _sha256(tmp.read_bytes())
-        _write_json(target.with_suffix(".json"), {**key, "sha256": digest})
         os.replace(tmp, target)
+        graph_cache.write(target.with_suffix(".json"), key, {"graph": target})
         return session
     except Exception as exc:  # a read-only models folder (or a voice that does not load: it fails again below)
         log.info("cannot cache the optimized voice %s: %s", model.name, exc)
@@ -291,64 +401,19 @@ def _voice_session(model: Path, alignments: bool, threads: int, cache: bool = Tr
 
 
 def _cache_entry(model: Path, alignments: bool) -> tuple[Path, dict] | None:
-    """(cached graph file, the key it must have been made with), or None when there is no models folder."""
-    import hashlib
-    import platform
-
-    import onnxruntime
-
-    from avatar import paths
-
-    try:
-        st = Path(model).stat()
-    except OSError:
-        return None
-    key = {"voice": str(Path(model).resolve()), "size": st.st_size, "mtime_ns": st.st_mtime_ns,
-           "alignments": bool(alignments), "onnxruntime": onnxruntime.__version__, "cpu": _cpu_id(platform)}
-    name = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
-    return paths.models_dir() / CACHE_DIR / f"{Path(model).stem}-{name}.onnx", key
+    """(cached graph file, the key it must have been made with), or None when there is no voice file."""
+    found = graph_cache.entry(model, "voice", alignments=bool(alignments))
+    return None if found is None else (found[0].with_suffix(".onnx"), found[1])
 
 
 def _cached_session(entry: tuple[Path, dict], threads: int):
     """A session from the cached graph when its key and sha256 match, else None (it is made again)."""
     target, key = entry
-    try:
-        saved = json.loads(target.with_suffix(".json").read_text(encoding="utf-8"))
-        data = target.read_bytes()
-    except (OSError, ValueError):
-        return None
-    if not isinstance(saved, dict) or {k: saved.get(k) for k in key} != key:
-        return None
-    if saved.get("sha256") != _sha256(data):
-        log.warning("the cached optimized voice %s is damaged: optimizing the voice again", target)
+    found = graph_cache.read(target.with_suffix(".json"), key, {"graph": target})
+    if found is None:
         return None
     try:
-        return _session(data, threads, optimized=True)
+        return _session(found[1]["graph"], threads, optimized=True)
     except Exception as exc:  # onnxruntime refusing it: the voice file itself is the reference
         log.warning("the cached optimized voice %s does not load (%s): optimizing the voice again", target, exc)
         return None
-
-
-def _cpu_id(platform) -> str:
-    """The machine and its CPU's feature flags: a graph optimized on one CPU may not suit another."""
-    import hashlib
-
-    flags = ""
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            flags = next((line for line in f if line.startswith(("flags", "Features"))), "")
-    except OSError:
-        flags = platform.processor()
-    return f"{platform.machine()}-{hashlib.sha256(flags.encode()).hexdigest()[:12]}"
-
-
-def _sha256(data: bytes) -> str:
-    import hashlib
-
-    return hashlib.sha256(data).hexdigest()
-
-
-def _write_json(path: Path, data: dict) -> None:
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.partial")
-    tmp.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
-    os.replace(tmp, path)

@@ -168,9 +168,9 @@ class StreamingVoice:
         self.parts = replace(parts, front=b"", flow=b"", decoder=b"")  # the tensor names; the sessions hold the weights
         self.hop = hop
         self.gain = 1.0  # set from the calibration sentence's peak (piper_engine)
-        self._front = make_session(parts.front)
-        self._flow = make_session(parts.flow)
-        self._decoder = make_session(parts.decoder)
+        self._front = make_session("front", parts.front)  # make_session(part's name, its serialized graph)
+        self._flow = make_session("flow", parts.flow)
+        self._decoder = make_session("decoder", parts.decoder)
         self._front_inputs = {i.name for i in self._front.get_inputs()}
 
     def front(self, ids: list[int], scales: np.ndarray, sid: int | None = None):

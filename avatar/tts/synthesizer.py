@@ -91,7 +91,12 @@ class Synthesizer:
     def warmup(self, langs: Iterable[str] = ("de", "en")) -> None:
         """Load every voice and run it once, so the first visitor does not wait for it."""
         for lang in langs:
-            self._engine(lang).synthesize(_WARMUP_TEXT.get(lang, "Hello."))
+            engine, text = self._engine(lang), _WARMUP_TEXT.get(lang, "Hello.")
+            if getattr(engine, "streamer", None) is not None:  # the parts a reply runs, not piper's whole graph
+                for _ in engine.pieces(text):
+                    pass
+            else:
+                engine.synthesize(text)
 
     def _engine(self, lang: str):
         engine = self._engines.get(lang)
