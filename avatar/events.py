@@ -81,6 +81,10 @@ class ReplyDone(Event):
     gesture: str = ""
     checks: CheckReport = field(default_factory=CheckReport)
     decode: DecodeStats = field(default_factory=DecodeStats)
+    # silences the visitor heard inside the reply because its next piece was synthesized too late
+    # (the loudspeaker ran dry between pieces): how many, and their estimated length in all
+    gaps: int = 0
+    gap_ms: float = 0.0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "decode", DecodeStats.of(self.decode))  # a dict from an older caller

@@ -45,6 +45,28 @@ def test_a_clause_streamed_in_pieces_is_played_whole_and_shown_once():
     assert len(loop.sink.played) == 6  # every piece reached the loudspeaker
 
 
+class LatePiecesTTS(PiecesTTS):
+    """The first clause's second piece is synthesized long after the first one has played."""
+
+    def synthesize(self, text, lang, cancel=None):
+        for n, chunk in enumerate(super().synthesize(text, lang, cancel)):
+            if n == 1:
+                time.sleep(0.4)
+            yield chunk
+
+
+def test_a_piece_synthesized_too_late_is_counted_as_a_gap_in_the_reply():
+    on_time, rec = make_loop([(0.1, SPEECH), (1.0, TENTATIVE), (1.3, END)], 2.5, tts=PiecesTTS())
+    assert len(on_time.run_until_done(timeout=20)) == 1
+    (done,) = rec.of(ev.ReplyDone)
+    assert done.gaps == 0 and done.gap_ms == 0
+    late, rec = make_loop([(0.1, SPEECH), (1.0, TENTATIVE), (1.3, END)], 2.5, tts=LatePiecesTTS())
+    assert len(late.run_until_done(timeout=20)) == 1
+    (done,) = rec.of(ev.ReplyDone)
+    assert done.gaps == 1 and 200 < done.gap_ms < 450  # 0.4 s late, minus the 0.1 s the first piece played
+    assert len(late.sink.played) == 6
+
+
 def test_resumed_cancels_speculative_work():
     answerer = FakeAnswerer()
     loop, rec = make_loop([(0.1, SPEECH), (1.0, TENTATIVE), (1.1, RESUMED), (2.0, TENTATIVE), (2.3, END)], 3.5,

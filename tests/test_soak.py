@@ -213,3 +213,17 @@ def test_an_interruption_is_scored_by_the_words_recognized_after_the_stop():
     assert heard["all"] == {"stopped": 3, "word_accuracy_median": 0.5, "every_word": 1}
     assert heard["visitor_en_a"]["stopped"] == 2 and heard["visitor_de_b"]["every_word"] == 0
     assert "every word recognized in 1" in soak.format_report(summarize(records, Bounds(), 0, 10.0))
+
+
+def test_silences_inside_replies_are_counted_and_reported():
+    from avatar.bench.soak import _record
+
+    plan = TurnPlan(5, "question", "q.wav", "en", np.zeros(160, np.int16))
+    turn = lambda events: _record(plan, {"events": events, "timed_out": False, "wall_s": 1.0})
+    answered = [ev.FinalTranscript(1.0, text="Where?", lang="en"), ev.TurnMetrics(1.5, turn=1, voice_to_voice_ms=500.0)]
+    smooth = turn(answered + [ev.ReplyDone(2.0, turn=1)])
+    gapped = turn(answered + [ev.ReplyDone(2.0, turn=1, gaps=2, gap_ms=130.0)])
+    assert (smooth.gaps, smooth.gap_ms) == (0, 0.0) and (gapped.gaps, gapped.gap_ms) == (2, 130.0)
+    r = summarize([smooth, gapped, smooth], Bounds(), 0, 10.0)
+    assert r["reply_gaps"] == {"turns": 1, "of": 3, "gaps": 2, "ms_median": 130.0, "ms_max": 130.0}
+    assert "1 of 3 turns, 2 silences" in soak.format_report({**r, "records": []})

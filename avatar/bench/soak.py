@@ -173,6 +173,8 @@ def _record(plan: TurnPlan, seen: dict) -> TurnRecord:
     rec.transcripts = [e.text for e in events if isinstance(e, ev.FinalTranscript) and e.text]
     rec.dropped = [e.dropped for e in events if isinstance(e, ev.FinalTranscript) and e.dropped]
     rec.stage_errors = [e.stage for e in events if isinstance(e, ev.StageError)]
+    done = [e for e in events if isinstance(e, ev.ReplyDone)]
+    rec.gaps, rec.gap_ms = sum(e.gaps for e in done), round(sum(e.gap_ms for e in done), 1)
     if plan.kind == "question" and not rec.replies:
         rec.miss = "no reply" + (f" (transcript dropped: {', '.join(rec.dropped)})" if rec.dropped else
                                  " (no transcript)" if not rec.transcripts else "")

@@ -50,6 +50,8 @@ class TurnRecord:
     # accuracy against what the visitor said (0 when nothing was recognized)
     interruption_text: str = ""
     interruption_accuracy: float | None = None
+    gaps: int = 0                # silences inside the turn's replies: a piece synthesized too late (ReplyDone)
+    gap_ms: float = 0.0
     timed_out: bool = False
     miss: str = ""               # the turn did not go as a kiosk should (not an error: reported)
     wall_s: float = 0.0
@@ -111,6 +113,10 @@ def summarize(records: list[TurnRecord], bounds: Bounds, logged_errors: int, wal
         for r_kind, name in sorted({(r.kind, r.overlay) for r in over})
         for rs in [[r for r in over if (r.kind, r.overlay) == (r_kind, name)]]}
     out["interruptions_heard"] = _interruptions_heard(records)
+    gapped = [r for r in records if r.gaps]
+    out["reply_gaps"] = {"turns": len(gapped), "of": sum(r.replies > 0 for r in records),
+                         "gaps": sum(r.gaps for r in gapped), "ms_median": percentile_ms([r.gap_ms for r in gapped], 50),
+                         "ms_max": max((r.gap_ms for r in gapped), default=None)}
     for key in ("threads", "fds", "spans"):
         series = [getattr(r, key) for r in records]
         out[key] = {"first": series[0] if series else None, "after_warmup": series[warm - 1] if series else None,
@@ -224,6 +230,10 @@ def format_report(r: dict) -> str:
     if heard and heard["stopped"]:
         lines.append(f"  interruptions that stopped the reply: {heard['stopped']}, every word recognized in "
                      f"{heard['every_word']}, word accuracy median {heard['word_accuracy_median']}")
+    gaps = r.get("reply_gaps")
+    if gaps:
+        lines.append(f"  replies with a silence inside (a piece synthesized too late): {gaps['turns']} of {gaps['of']} "
+                     f"turns, {gaps['gaps']} silences, median {gaps['ms_median']} ms, longest {gaps['ms_max']} ms")
     for kind, parts in r.get("missed_by_tenth", {}).items():
         lines.append(f"  {kind} turns missed, by tenth of the run: {', '.join(parts)}")
     for m in r["misses"][:20]:

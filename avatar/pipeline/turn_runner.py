@@ -135,10 +135,14 @@ class TurnRunner:
         hand-over to the sink is a watched call too)."""
         queued_until = 0.0
         index = clause = -1
+        gaps, gap_s = 0, 0.0
         for index, chunk in enumerate(self._clauses(job, answer)):
             job.token.raise_if_cancelled()
             if index == 0:
                 self._hold_first_clause(job, answer)
+            elif not self.stages.sink.playing:  # ran dry: the visitor hears a silence until this piece plays
+                gaps += 1
+                gap_s += max(0.0, now() + self.output_latency_s - queued_until)
             start = max(now() + self.output_latency_s, queued_until)
             self._play(job, chunk)
             if index == 0:
@@ -153,7 +157,8 @@ class TurnRunner:
         if index < 0:
             raise StageOutputError("tts", "no audio for the reply")
         self.emit(ev.ReplyDone(now(), turn=job.id, text=answer.reply, lang=answer.lang, mood=answer.mood,
-                               gesture=answer.gesture, checks=answer.checks, decode=answer.decode))
+                               gesture=answer.gesture, checks=answer.checks, decode=answer.decode,
+                               gaps=gaps, gap_ms=round(gap_s * 1000, 1)))
 
     def _hold_first_clause(self, job: TurnJob, answer: Answer) -> None:
         """The first clause is ready: a speculative reply waits for the end of turn, then starts."""
