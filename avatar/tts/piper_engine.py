@@ -331,6 +331,8 @@ def _session(model_or_bytes, threads: int, save_to: Path | None = None, optimize
     options = onnxruntime.SessionOptions()
     if save_to is not None:
         options.optimized_model_filepath = str(save_to)
+        # onnxruntime warns that the saved graph may hold this CPU's layouts: the cache's key has the CPU
+        options.log_severity_level = 3
     if optimized:
         options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_DISABLE_ALL
     if threads > 0:
