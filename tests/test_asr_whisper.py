@@ -114,6 +114,29 @@ def test_a_clear_question_the_prior_language_makes_unreadable_gets_whispers_own_
 
 
 
+def test_a_loop_in_the_prior_language_gets_whispers_own_pick_not_the_full_window(cfg, monkeypatch):
+    """The prior's decode of a clear English question came out as a loop (suspect) instead of doubted,
+    which sent it to the 30 s window in the prior's language (seconds, then dropped). Whisper's own
+    pick is tried on the same encoding first."""
+    from avatar.asr import WhisperASR
+
+    asr = WhisperASR(cfg.with_overrides({"asr.prior_below_prob": 1.0}).asr, cfg.general.languages)
+    real = asr._decode_encoded
+
+    def looping_in_german(enc, speech, lang, *args):
+        result = real(enc, speech, lang, *args)
+        return {**result, "suspect": True} if lang == "de" else result
+
+    def no_full_window(*a, **k):
+        raise AssertionError("decoded the full window although Whisper's own pick was readable")
+
+    monkeypatch.setattr(asr, "_decode_encoded", looping_in_german)
+    monkeypatch.setattr(asr, "_decode_full", no_full_window)
+    tr = asr.transcribe(read_wav_16k(SAMPLES / "real" / "en" / "what_time_is_it.wav"), prior="de")
+    assert tr.lang == "en" and not tr.prior_used and not tr.dropped
+    assert "what time is it" in normalize(tr.text)
+
+
 @pytest.mark.parametrize("prompt_extra", [0, 36])
 def test_a_pass_can_use_its_whole_token_budget(asr, prompt_extra):
     """CTranslate2's Whisper generates at most half its max_length: the limit given must let the
@@ -266,7 +289,7 @@ def in_use():
     info = libc.mallinfo2()
     return (info.uordblks + info.hblkhd) / 1e6
 
-cfg = config.load(env={})
+cfg = config.load(env={}).with_overrides({"asr.encode_bucket_frames": 0})  # every length its own
 asr = WhisperASR(cfg.asr, cfg.general.languages)
 audio = (np.random.default_rng(0).standard_normal(16000 * 3) * 0.01).astype(np.float32)
 held = []
@@ -291,3 +314,30 @@ def test_new_utterance_lengths_do_not_grow_the_heap(tmp_path):
     capacity, grown_mb = out.stdout.split()[-2:]
     assert int(capacity) <= 64
     assert float(grown_mb) < 8.0, out.stdout
+
+
+def test_encoder_lengths_come_in_buckets():
+    from avatar.asr.whisper_asr import HOP, MAX_FRAMES, encoder_frames
+
+    assert encoder_frames(16000 + 37, 600, 0) == 100 + 600  # exact: the speech's whole frames and the pad
+    for samples in (0, 1, 16000, 16000 + 37, 123_457, 240_000):
+        exact = samples // HOP + 600
+        bucketed = encoder_frames(samples, 600, 50)
+        assert bucketed % 50 == 0 and exact <= bucketed < exact + 50
+    assert encoder_frames(30 * 16000, 600, 50) == MAX_FRAMES  # never over Whisper's 30 s window
+    lengths = {encoder_frames(int(s * 16000), 600, 50) for s in np.arange(0.5, 4.0, 0.01)}
+    assert len(lengths) == 8  # 350 utterance lengths from 0.5 to 4 s meet eight encoder lengths
+
+
+def test_the_encoder_gets_the_bucketed_length(asr, monkeypatch):
+    from avatar.asr.whisper_asr import encoder_frames
+    from avatar.trace import Tracer
+
+    tracer = Tracer()
+    monkeypatch.setattr(asr, "tracer", tracer)
+    speech = read_wav_16k(DATA / "en_cancel_timer.wav")
+    tr = asr.transcribe(speech)
+    assert "cancel timer" in normalize(tr.text)
+    (span,) = [s for s in tracer.spans() if s.name == "asr.encode"]
+    assert span.args["frames"] == encoder_frames(speech.size, asr.cfg.pad_frames, asr.cfg.encode_bucket_frames)
+    assert span.args["frames"] % asr.cfg.encode_bucket_frames == 0

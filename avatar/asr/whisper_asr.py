@@ -175,11 +175,12 @@ class WhisperASR:
         lang, lang_prob, prior_used = self._language(enc, lang, prior, seconds)
         cancel.raise_if_cancelled()
         result = self._decode_encoded(enc, speech, lang, lang_prob, prior_used, partial, cancel, context, words)
-        doubted = _transcript(result, speech).dropped
-        if prior_used and not (partial or context or result["suspect"]) and doubted not in ("", "empty"):
+        doubted = "suspect" if result["suspect"] else _transcript(result, speech).dropped
+        if prior_used and not (partial or context) and doubted not in ("", "empty"):
             # the previous turn's language made an unsure but clear utterance unreadable ("what time
-            # is it" in noise, after a German turn, decoded as German: dropped as doubted): Whisper's
-            # own pick decides, on the same encoding, and is kept when it is not doubted too
+            # is it" in noise, after a German turn, decoded as German: dropped as doubted, or a loop
+            # that would cost a decode of the whole 30 s window in that language): Whisper's own pick
+            # decides, on the same encoding, and is kept when it is not doubted too
             with self.tracer.span("asr.prior_undone", track="asr", prior=prior, dropped=doubted) as info:
                 own_lang, own_prob, _ = self._language(enc, None, None, seconds)
                 own = self._decode_encoded(enc, speech, own_lang, own_prob, False, partial, cancel, context, words)
@@ -339,7 +340,8 @@ class WhisperASR:
         """The encoder output for the speech plus pad_frames of silence (not a 30 s window)."""
         import ctranslate2
 
-        pad = np.zeros(self.cfg.pad_frames * HOP, dtype=np.float32)
+        frames = encoder_frames(speech.size, self.cfg.pad_frames, int(getattr(self.cfg, "encode_bucket_frames", 0)))
+        pad = np.zeros(max(0, frames * HOP - speech.size), dtype=np.float32)
         with self.tracer.span("asr.encode", track="asr", partial=partial) as info:
             feats = self.model.feature_extractor(np.concatenate([speech, pad]), padding=0)[:, :MAX_FRAMES]
             feats = feats[:, : feats.shape[1] // 2 * 2]  # the encoder halves the frame count
@@ -372,6 +374,18 @@ def _transcript(result: dict, audio: np.ndarray) -> Transcript:
     if tr.dropped:
         tr.text = ""
     return tr
+
+
+def encoder_frames(samples: int, pad_frames: int, bucket: int) -> int:
+    """The encoder's input length in feature frames for `samples` of speech: the speech plus at least
+    `pad_frames` of silence, rounded up to a multiple of `bucket` (0: not rounded), at most Whisper's
+    30 s. oneDNN makes the encoder's convolutions for each input length it meets (~23 ms the first
+    time on the 2-core box: 179 against 156 ms for a 7.6 s window) and keeps a few dozen; with the
+    lengths in buckets of 0.5 s a kiosk meets the same few again and again (docs/PERF.md)."""
+    frames = samples // HOP + pad_frames
+    if bucket > 1:
+        frames = -(-frames // bucket) * bucket
+    return min(MAX_FRAMES, frames)
 
 
 def max_length(prompt_len: int, new_tokens: int) -> int:
