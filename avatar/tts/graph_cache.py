@@ -124,6 +124,6 @@ def sha256(data: bytes) -> str:
 
 
 def write_json(path: Path, data: dict) -> None:
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.partial")
+    tmp = partial(path)
     tmp.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
     os.replace(tmp, path)

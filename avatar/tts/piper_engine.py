@@ -214,7 +214,8 @@ def _load_streamer(model: Path, voice, threads: int, cache: bool = True):
     with _LOAD_LOCK:
         if key not in _SPLIT:
             entry = _stream_entry(Path(model)) if cache else None
-            _SPLIT[key] = (entry is not None and _cached_streamer(entry, voice, threads)) or _cut(Path(model), voice, threads, entry)
+            found = _cached_streamer(entry, voice, threads) if entry is not None else None
+            _SPLIT[key] = found or _cut(Path(model), voice, threads, entry)
         found = _SPLIT[key]
     if isinstance(found, Exception):
         return None, str(found)
