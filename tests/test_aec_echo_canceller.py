@@ -296,6 +296,31 @@ def test_an_echo_whose_delay_jumps_is_still_the_avatars_own_voice(cfg, reply, mo
     assert any(3.0 <= t <= 3.0 + visitor.size / SR for t in starts), starts
 
 
+def test_an_echo_whose_delay_jumps_is_still_a_clean_path_and_a_visitor_over_it_a_voice(cfg, reply):
+    """Through PulseAudio the loopback's echo delay jumps: matched at one lag, only 50-65% of the
+    echo's frames reached 0.9, the path hovered at the clean-path line, and a visitor talking over
+    the reply pulled it under (each of his frames counted as echo the played signal did not explain).
+    His voice then went back to the detector's own verdict, which over two voices in pieces stays
+    low, and the reply played on over "Where are the toilets?" (docs/PERF.md, twentieth session).
+    Matched in pieces, the jittered echo is a clean path; a visitor louder than the echo can be does
+    not change what the path is; and on it every frame of his that the canceller kept is a voice."""
+    start = int(0.5 * SR)
+    mic = _jittered_echo(reply, start, seed=11)
+    visitor = sf.read(str(sorted(DATA.glob("visitor_*.wav"))[0]), dtype="int16")[0].astype(np.float64)
+    v0 = start + 4 * SR
+    v1 = v0 + visitor.size
+    mic[v0:v1] += visitor * np.sqrt(np.mean((0.9 * reply.astype(np.float64)) ** 2) / np.mean(visitor ** 2))
+    aec = EchoCanceller(cfg.echo)
+    # the detector, hearing two voices in pieces, gives them little (0.04-0.61 through PulseAudio)
+    heard, echo_only = _feed(aec, mic, reply, start, visit=(v0, v1), prob=0.25)
+    assert max(p for p, _ in echo_only) == 0.0  # its own voice: never a voice
+    assert aec.clean_path
+    boosted = [p for p, dt in heard if dt]
+    assert len(boosted) >= 10 and all(p == 1.0 for p in boosted)
+    # frames of his voice no louder than the echo, kept by the canceller: a voice too
+    assert sum(p == 1.0 for p, dt in heard if not dt) >= 5
+
+
 def test_the_reference_and_the_soaks_echo_agree_where_reports_overlap():
     """Where two played blocks' time stamps overlap (jitter), the canceller's reference and the soak's
     simulated echo path must hold the same samples, else the canceller is asked to remove an echo

@@ -111,7 +111,7 @@ class Live:
         self.loop, _ = run_cmd._build_loop(cfg, None, None, tracer, stages)
         assert isinstance(self.loop.source, MicrophoneSource) and isinstance(self.loop.sink, SpeakerSink)
         self.events: list = []
-        self.capture: dict[str, list] = {k: [] for k in ("t", "mic", "out", "ref", "kept", "coherence", "dominated")}
+        self.capture: dict[str, list] = {k: [] for k in ("t", "mic", "out", "ref", "kept", "dominated", "near_end")}
         aec = self.loop.echo_canceller
         if aec is not None:  # what the canceller got and gave, frame by frame (saved when a check fails)
             process = aec.process
@@ -128,6 +128,14 @@ class Live:
                 return out
 
             aec.process = recorded
+            near_end = aec.near_end
+
+            def judged(probability):  # what the barge-in rule got: (frame time, detector, near end)
+                verdict = near_end(probability)
+                self.capture["near_end"].append((c_t[-1] if (c_t := self.capture["t"]) else 0.0, probability, verdict))
+                return verdict
+
+            aec.near_end = judged
         self.loop.subscribe(lambda e: self.events.append((time.monotonic(), e)))
         self.loop.start()
 
@@ -147,7 +155,8 @@ class Live:
         c = self.capture
         if c["t"]:
             np.savez(path, t=np.array(c["t"]), mic=np.concatenate(c["mic"]), out=np.concatenate(c["out"]),
-                     ref=np.concatenate(c["ref"]), kept=np.array(c["kept"]), dominated=np.array(c["dominated"]))
+                     ref=np.concatenate(c["ref"]), kept=np.array(c["kept"]), dominated=np.array(c["dominated"]),
+                     near_end=np.array(c["near_end"]).reshape(-1, 3))
         return path
 
     def close(self) -> None:

@@ -20,7 +20,7 @@ LONG = "The museum is open from ten in the morning until six in the evening, eve
 
 @pytest.fixture(scope="module")
 def cfg():
-    return config.load(env={}).with_overrides({"tts.cache_clauses": 0, "tts.stream": True})  # off by default
+    return config.load(env={}).with_overrides({"tts.cache_clauses": 0, "tts.stream": True})
 
 
 @pytest.fixture(scope="module")

@@ -38,9 +38,9 @@ _AUDIBLE_DB = 30.0          # captured frames quieter than this (int16 energy, d
 _SUPPRESS = 0.0             # what is left of a suppressed frame (voice detectors hear speech at -40 dB too)
 _TAIL_CHUNKS = 40           # a reverberant room rings on for a while after the loudspeaker stops (RT60 ~0.5-1 s)
 _CLEAN_RATE = 0.02          # how fast the share of played-signal-alone frames is learned (~50 audible frames)
-_CLEAN_SHARE = 0.5          # at least this share of the echo's frames match the played signal (>= _ECHO_CERTAIN): a clean path
+_CLEAN_SHARE = 0.72         # at least this share of the echo's frames match the played signal (>= _ECHO_CERTAIN, in pieces): a clean path (live loopback captures: never under 0.77 once learned; the echo bench's rooms: never over 0.67)
 _CLEAN_AFTER = 100          # audible frames of echo seen before the path may count as clean (~2 s of reply)
-_CLEAN_VOICE_PROB = 0.5     # on a clean path, a double-talk frame the voice detector gives this much is a voice onset
+_CLEAN_VOICE_PROB = 0.2     # on a clean path, a frame the canceller kept and the played signal does not explain is a voice onset when the voice detector gives it this much
 
 
 def _energy_db(pcm: np.ndarray) -> float:
@@ -80,6 +80,7 @@ class EchoCanceller:
         self.echo_dominated = False  # last frame: the avatar's own voice (residual echo, or echo the canceller missed)
         self.suppressed = 0          # frames suppressed that way
         self.double_talk = False     # last frame: louder than the played signal's echo can be (a visitor over the reply)
+        self.unexplained = False     # last frame: audible while the loudspeaker played, kept, and not the avatar's own voice
         self._erl_db: float | None = None  # microphone level minus played level, learned on frames of echo alone
         self._echo_lag: float | None = None  # where in the searched stretch the echo's played signal is (samples)
         self.reference_active = False  # last frame: the loudspeaker was playing, or its sound still rings in the room
@@ -132,7 +133,7 @@ class EchoCanceller:
         self.frames += pcm.size // CHUNK
         self.reference_active = ref_active
         self.kept_db = _energy_db(out) - _energy_db(pcm)
-        self.echo_dominated = self.double_talk = False
+        self.echo_dominated = self.double_talk = self.unexplained = False
         mic_db = _energy_db(pcm[:size])
         if not ref_active:
             self._ring.rung_out()
@@ -141,14 +142,12 @@ class EchoCanceller:
         if ref_active and self.doubletalk_db > -100.0:
             audible = mic_db > _AUDIBLE_DB
             coherence, lag, ref_db = self._match(mic_frame.t, pcm[:size]) if audible else (0.0, 0, None)
-            if audible and ref_db[lag] > _AUDIBLE_DB:  # the played signal is there to be heard
-                echo_alone = coherence >= _ECHO_CERTAIN
-                self._clean_seen += 1
-                self._clean_share += _CLEAN_RATE * (float(echo_alone) - self._clean_share)
-                if echo_alone:  # the echo alone: its level and delay
-                    erl = mic_db - ref_db[lag]
-                    self._erl_db = erl if self._erl_db is None else self._erl_db + _ERL_RATE * (erl - self._erl_db)
-                    self._echo_lag = lag if self._echo_lag is None else self._echo_lag + _ERL_RATE * (lag - self._echo_lag)
+            pieces: float | None = None  # _match_pieces, once asked
+            heard_played = audible and ref_db[lag] > _AUDIBLE_DB  # the played signal is there to be heard
+            if heard_played and coherence >= _ECHO_CERTAIN:  # the echo alone: its level and delay
+                erl = mic_db - ref_db[lag]
+                self._erl_db = erl if self._erl_db is None else self._erl_db + _ERL_RATE * (erl - self._erl_db)
+                self._echo_lag = lag if self._echo_lag is None else self._echo_lag + _ERL_RATE * (lag - self._echo_lag)
             echo_db = self._loudest_echo_db(mic_frame.t, size, ref_db)
             # a frame too quiet to hear is neither a visitor nor the avatar's own voice
             if audible and echo_db is not None and coherence < _ECHO_CERTAIN and mic_db > echo_db + _DOUBLE_TALK_EXCESS_DB:
@@ -160,7 +159,7 @@ class EchoCanceller:
                     out = pcm.copy()
                     self.kept_db = 0.0
             elif audible and (_own_voice(coherence, self.kept_db, self.doubletalk_db)
-                              or self._match_pieces(mic_frame.t, pcm[:size]) >= _ECHO_CERTAIN):
+                              or (pieces := self._match_pieces(mic_frame.t, pcm[:size])) >= _ECHO_CERTAIN):
                 # while the loudspeaker plays, a frame that is the played signal (almost) alone, one the
                 # canceller let through although it is mostly the played signal (not converged yet, or
                 # the echo path moved), or one it took most of (its residual: through a real audio
@@ -170,6 +169,13 @@ class EchoCanceller:
                 self.suppressed += 1
                 out = (out.astype(np.float32) * _SUPPRESS).astype(np.int16)
                 self.kept_db = _energy_db(out) - _energy_db(pcm)
+            self.unexplained = audible and not self.echo_dominated and self.kept_db > self.doubletalk_db
+            if heard_played and not self.unexplained:
+                # is the echo path clean? Learned on the frames taken as the avatar's own voice: one
+                # that holds another sound (a visitor talking over the reply) tells nothing about it
+                if coherence < _ECHO_CERTAIN and pieces is None:
+                    pieces = self._match_pieces(mic_frame.t, pcm[:size])
+                self._learn_path(coherence >= _ECHO_CERTAIN or pieces >= _ECHO_CERTAIN)
         self.process_s += now() - start
         return dataclasses.replace(mic_frame, pcm=out[:size])
 
@@ -243,6 +249,11 @@ class EchoCanceller:
                 explained += float(_coherence(ref[a:ref.size - m.size + b], piece, pm)[0].max()) ** 2 * pm
         return float(np.sqrt(explained / mm))
 
+    def _learn_path(self, explained: bool) -> None:
+        """One audible frame of echo while the loudspeaker plays: did the played signal explain it?"""
+        self._clean_seen += 1
+        self._clean_share += _CLEAN_RATE * (float(explained) - self._clean_share)
+
     @property
     def clean_path(self) -> bool:
         """Whether the echo path is direct: most frames of the echo are the played signal at one lag."""
@@ -252,17 +263,18 @@ class EchoCanceller:
         """The speech probability of the last frame, or 0 when the loudspeaker was playing and the
         canceller took most of the frame away (what the VAD heard was the avatar's residual echo).
 
-        On a clean echo path a double-talk frame (louder than the echo can be, and unlike the played
-        signal) that the voice detector finds likely speech counts as a voice (1.0): a visitor as loud
-        as the reply mixes with its echo, and the detector, hearing two voices at once, rarely gives
-        such a frame the onset's 0.7 (seen through PulseAudio: 0.52-0.59 over the first 240 ms of "Where
-        are the toilets?", and the reply played on). In a reverberant room the room's ring makes such
-        frames from the avatar's own voice too, so there the probability stands as it is."""
+        On a clean echo path a frame the canceller kept and the played signal does not explain is
+        sound from the room, not the avatar: if the voice detector finds it at all likely speech
+        (>= 0.2) it counts as a voice (1.0). A visitor as loud as the reply mixes with its echo, the
+        frames around his first words are suppressed as the avatar's own, and the detector, hearing two
+        voices in pieces, rises slowly: through PulseAudio 0.04-0.61 over the 140 ms of "Where" that
+        were kept, and the reply played on (docs/PERF.md). In a reverberant room the room's ring makes
+        such frames from the avatar's own voice too, so there the probability stands as it is."""
         if self._apm is None or not self.reference_active:
             return probability
+        if self.unexplained and self.clean_path and probability >= _CLEAN_VOICE_PROB:
+            return 1.0
         if self.double_talk:
-            if self.clean_path and probability >= _CLEAN_VOICE_PROB:
-                return 1.0
             return probability
         if self.kept_db > self.doubletalk_db and not self.echo_dominated:
             return probability
