@@ -62,6 +62,7 @@ _RANGES: dict[str, tuple[float, float]] = {
     "asr.incremental_tail_min_logprob": (-10.0, 0.0),
     "asr.encode_bucket_frames": (0, 1000),
     "tts.stream_first_ms": (20, 1000),
+    "tts.prefill_max_s": (0.0, 36000.0),
     "answer.semantic_weight": (0.0, 5.0),
     "general.knowledge_check_s": (0.0, 86400.0),
 }

@@ -130,6 +130,7 @@ class TurnMetrics(Event):
     # how the final transcript was made: path (tail | trimmed | full), fallback (why not the tail),
     # committed_words (confirmed while the visitor spoke), encoded_s (audio the final pass encoded)
     asr: dict[str, Any] = field(default_factory=dict)
+    first_prepared: bool = False  # the reply's first clause was synthesized before the turn (tts.prefill, cache)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "decode", DecodeStats.of(self.decode))  # a dict from an older caller

@@ -86,6 +86,14 @@ class DiffusionAnswerer:
         self.skills.use_pack(pack)
         self.pack, self.retriever = pack, retriever
 
+    def usual_replies(self, lang: str) -> list[str]:
+        """What this answerer says word for word, in `lang` (for tts.prefill): the checks snap a reply
+        to a fact or fall back to the retrieval answerer's words, and the model declines in the
+        phrases it was trained on."""
+        from avatar.model_contract import DECLINE
+
+        return self.skills.usual_replies(lang) + list(DECLINE.get(lang, ()))
+
     # --- the seam for the checks -------------------------------------------------------------------
     def decode_candidate(self, question: str, lang: str, facts: Sequence[Fact], history: Sequence[HistoryTurn] = (),
                          variant: int = 0, banned_token_ids: Sequence[int] = (), cancel: CancelToken = NEVER):

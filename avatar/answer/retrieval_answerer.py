@@ -107,6 +107,17 @@ class RetrievalAnswerer:
         retriever.prepare(self.languages, background=True)
         self.pack, self.retriever = pack, retriever
 
+    def usual_replies(self, lang: str) -> list[str]:
+        """What this answerer says word for word, in `lang`: the venue's facts (today's opening hours
+        included) and its fixed lines (small talk, the decline), for the voice to prepare ahead
+        (tts.prefill). The clock's reply changes by the minute and is not among them."""
+        if lang not in _REPLIES:
+            return []
+        fixed = [template.format(venue=self.pack.display_name(lang),
+                                 help=self.pack.help.get(lang, _DEFAULT_HELP[lang]))
+                 for kind, template in _REPLIES[lang].items()]
+        return [f.text for f in self.pack.facts(lang)] + fixed
+
     def answer(self, question: str, lang: str, history: list[HistoryTurn] = (),
                cancel: CancelToken = NEVER, turn: int | None = None) -> Answer:
         t0 = now()

@@ -32,9 +32,9 @@ from avatar.frames import SAMPLE_RATE
 MAX_OVERLAP = 5        # words: a pass that starts by repeating up to this many confirmed words has them removed
 OVERLAP_NEAR_S = 1.0   # ... only when they lie this close to the cut (the confirmed audio's edge)
 CUT_MARGIN_S = 0.12    # the cut lies this much before the overlap's first word (alignment is coarse; a cut into its onset makes Whisper stop early)
-OVERLAP_S = 1.0        # the cut keeps at least this much of the confirmed words' audio (whole words) before the tail:
+OVERLAP_S = 1.0        # the cut keeps at least this much of the confirmed words' audio (whole words) before the tail (the kiosk: asr.incremental_overlap_ms):
                        # the tail pass hears them again (acoustic context; the final pass checks them)
-RIGHT_CONTEXT_S = 1.0  # a word is confirmed only if it ended this long before the end of the earlier pass's audio (Whisper heard what follows it)
+RIGHT_CONTEXT_S = 1.0  # a word is confirmed only if it ended this long before the end of the earlier pass's audio (Whisper heard what follows it; the kiosk: asr.incremental_right_context_ms)
 MIN_TAIL_S = 0.3       # the cut never comes closer than this to the end of the audio heard so far
 FIRST_COMMIT_S = 2.0   # no word is confirmed before a pass has heard this much: language ID needs it
 FIRST_COMMIT_PROB = 0.9  # ... and both passes' language, this sure, the same (it is then kept for the utterance)

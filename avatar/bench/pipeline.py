@@ -82,6 +82,7 @@ class Turn:
     asr: dict = field(default_factory=dict)  # how the final transcript was made (TurnMetrics.asr)
     word_errors: int | None = None  # against the reference text, when there is one
     ref_words: int | None = None
+    first_prepared: bool = False  # the reply's first clause was prepared ahead (tts.prefill)
 
     @property
     def bucket(self) -> str:
@@ -92,7 +93,7 @@ class Turn:
                 "reply": self.reply, "stages": self.stages, "voice_to_voice_ms": self.voice_to_voice_ms,
                 "speculative": self.speculative, "discarded": self.discarded,
                 "speech_s": self.speech_s, "length_bucket": self.bucket, "asr": self.asr,
-                "word_errors": self.word_errors, "ref_words": self.ref_words}
+                "word_errors": self.word_errors, "ref_words": self.ref_words, "first_prepared": self.first_prepared}
 
 
 def length_bucket(seconds: float | None) -> str:
@@ -139,13 +140,16 @@ def run_bench(cfg, wavs: Sequence[Path], modes: Sequence[str] = ("streaming",), 
     from avatar.asr.word_accuracy import word_errors
 
     from avatar.audio.convert import read_wav_16k
-    from avatar.pipeline.build import build_voice_loop, load_stages
+    from avatar.pipeline.build import build_voice_loop, load_stages, prefill_now
 
     tracer = tracer or Tracer()
     cfg = cfg.with_overrides({"tts.cache_clauses": 0})  # every turn synthesizes: no replayed audio
     # each design gets its own stages: the ASR path (trimmed or full window) is set when it loads
     overrides = {mode: mode_overrides(mode) for mode in modes}  # a typo fails before any model loads
     stages_of = {mode: load_stages(cfg.with_overrides(overrides[mode]), tracer, progress=progress) for mode in modes}
+    # the voice's likely replies ready, as on a kiosk that has been idle (tts.prefill; the clause cache
+    # of replies already spoken stays off: every other reply is synthesized in its turn)
+    prepared = {mode: prefill_now(stages_of[mode], cfg.with_overrides(overrides[mode]), progress) for mode in modes}
     turns: list[Turn] = []
     with tempfile.TemporaryDirectory() as tmp:
         total = len(wavs) * repeats * len(modes)
@@ -173,14 +177,18 @@ def run_bench(cfg, wavs: Sequence[Path], modes: Sequence[str] = ("streaming",), 
                     # the endpoint stage runs from the true end of speech, so the stages still add up
                     stage_ms[ENDPOINT] = round(stage_ms.get(ENDPOINT, 0.0) + (m.speech_end - true_end_clock) * 1000, 2)
                     turn = Turn(mode, str(wav), m.lang, m.transcript, m.reply, stage_ms, round(v2v, 1),
-                                m.speculative, loop.discarded, speech_s, dict(getattr(m, "asr", {}) or {}))
+                                m.speculative, loop.discarded, speech_s, dict(getattr(m, "asr", {}) or {}),
+                                first_prepared=bool(getattr(m, "first_prepared", False)))
                     ref = reference_text(wav, references, names_are_transcripts)
                     if ref:
                         turn.word_errors, turn.ref_words = word_errors(ref, m.transcript)
                     turns.append(turn)
                     progress(f"[{done}/{total}] {mode:<10} {Path(wav).name} ({speech_s:.1f} s): {v2v:.0f} ms  "
                              f"'{m.transcript}' -> '{m.reply[:60]}'")
-    return summarize(turns, stages_of[modes[0]].notices)
+    out = summarize(turns, stages_of[modes[0]].notices)
+    out["prefill"] = {mode: (None if p is None else {"clauses": p.held, "listed": p.wanted, "full": p.full})
+                      for mode, p in prepared.items()}
+    return out
 
 
 def summarize(turns: list[Turn], notices: Sequence[str] = ()) -> dict:

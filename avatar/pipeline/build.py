@@ -93,6 +93,19 @@ def _load_stages_in_turn(cfg, tracer: Tracer, knowledge: str | None, progress: C
     return Stages(asr, tts, answerer, fallback, notices, renew)
 
 
+def prefill_now(stages: Stages, cfg, progress: Callable[[str], None] = lambda msg: None):
+    """Prepare the voice's likely replies at once (the state of a kiosk that has been idle for a
+    while: avatar/pipeline/reply_prefill.py does it in the background); None with tts.prefill off or
+    a voice that cannot. Returns the synthesizer's Prefill report."""
+    from avatar.pipeline.reply_prefill import usual_lines
+
+    if not getattr(cfg.tts, "prefill", False) or not hasattr(stages.tts, "prefill"):
+        return None
+    keys = stages.tts.prefill_keys(usual_lines(stages.answerer, cfg.general.languages))
+    progress(f"preparing {len(keys)} clauses of the venue's replies")
+    return stages.tts.prefill(keys)
+
+
 def _new_asr(cfg):
     from avatar.asr.whisper_asr import WhisperASR
 

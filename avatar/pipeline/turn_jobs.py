@@ -33,6 +33,7 @@ class TurnJob:
     playing: bool = False
     thread: threading.Thread | None = None
     commit: Commit | None = None  # incremental recognition: the words confirmed when the job started
+    first_prepared: bool = False  # the reply's first audio was prepared ahead (tts.prefill) or replayed
     asr_info: dict = field(default_factory=dict)  # how its final transcript was made (path, fallback, ...)
     barge_in: bool = False  # its utterance stopped a reply: the visitor took the floor and must hear back
 

@@ -79,7 +79,8 @@ class TurnLog:
                                  voice_to_voice_ms=(audible - job.speech_end) * 1000,
                                  speech_end=job.speech_end, audible=audible,
                                  speculative=job.speculative, discarded=self.discarded,
-                                 decode=answer.decode, checks=answer.checks, asr=dict(job.asr_info))
+                                 decode=answer.decode, checks=answer.checks, asr=dict(job.asr_info),
+                                 first_prepared=job.first_prepared)
         with self.lock:
             self.metrics.append(metrics)
             del self.metrics[:-KEPT_TURNS]

@@ -139,6 +139,7 @@ class TurnRunner:
         for index, chunk in enumerate(self._clauses(job, answer)):
             job.token.raise_if_cancelled()
             if index == 0:
+                job.first_prepared = bool(getattr(chunk, "cached", False))
                 self._hold_first_clause(job, answer)
             elif not self.stages.sink.playing:  # ran dry: the visitor hears a silence until this piece plays
                 gaps += 1

@@ -15,6 +15,7 @@ partial transcripts. Observers (HUD, bench, tests) subscribe to events; they nev
   turn_metrics.py  how a turn's stages add up to its voice-to-voice latency; what is kept of turns
   visitor.py       the visitor's language and history, forgotten when they leave
   knowledge_watch.py  the venue's pack read again when the operator edits it (used between turns)
+  reply_prefill.py the venue's facts and fixed lines synthesized while the kiosk is idle (tts.prefill)
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from avatar.answer import forget_visitor
 from avatar.answer.base import HistoryTurn
 from avatar.pipeline.contracts import EchoCanceller, Endpointer
 from avatar.pipeline.partials import PartialTranscripts
+from avatar.pipeline.reply_prefill import ReplyPrefill
 from avatar.pipeline.stages import LoopStages
 from avatar.pipeline.turn_jobs import TurnJob, TurnJobs
 from avatar.pipeline.turn_metrics import TurnLog
@@ -78,6 +80,9 @@ class VoiceLoop:
                                        backchannel=backchannel, tracer=tracer, emit=self.emit)
         self._runner = TurnRunner(cfg, self._stages, self._partials, self.visitor, self._jobs, self.turn_log,
                                   floor=self._turn_taking, tracer=tracer, emit=self.emit, stopping=self._stopping)
+        self._prefill = ReplyPrefill(lambda: self._stages.tts.instance, lambda: self._stages.answerer.instance,
+                                     cfg.general.languages, idle=lambda: not self.busy(), stopping=self._stopping,
+                                     tracer=tracer) if getattr(cfg.tts, "prefill", False) else None
         self._knowledge_watch = None  # knowledge_watch.KnowledgeWatch, when the kiosk follows the pack's edits
 
     # --- the stages (each behind the watchdog: these are the instances in use now) ----------
@@ -154,6 +159,8 @@ class VoiceLoop:
             use = getattr(answerer, "use_pack", None)  # a stand-in answerer (tests, demo) keeps its own
             if use is not None:
                 use(pack)
+        if self._prefill is not None:
+            self._prefill.refresh()  # the new pack's facts are what the voice prepares now
         return True
 
     def follow_knowledge(self, watch) -> None:
@@ -168,11 +175,15 @@ class VoiceLoop:
         self._partials.start()
         if self._knowledge_watch is not None:
             self._knowledge_watch.start()
+        if self._prefill is not None:
+            self._prefill.start()
 
     def stop(self) -> None:
         self._stopping.set()
         if self._knowledge_watch is not None:
             self._knowledge_watch.stop(timeout=0.0)
+        if self._prefill is not None:
+            self._prefill.stop()
         self._jobs.cancel_all("stopped")
         try:
             self.sink.stop()
@@ -193,7 +204,8 @@ class VoiceLoop:
         self.stop()
         deadline = now() + timeout
         threads = [self._capture_thread, self._partials.thread, *self._jobs.threads(),
-                   self._knowledge_watch.thread if self._knowledge_watch is not None else None]
+                   self._knowledge_watch.thread if self._knowledge_watch is not None else None,
+                   self._prefill.thread if self._prefill is not None else None]
         for thread in threads:
             # is_alive: a start that Ctrl-C or SIGTERM interrupted leaves a thread not (yet) started, and
             # joining one raises; one that starts after this sees _stopping and ends at once

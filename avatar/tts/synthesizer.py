@@ -11,7 +11,7 @@ import logging
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 import numpy as np
 
@@ -48,6 +48,21 @@ class SpeechChunk:
         return len(self.pcm) / self.sample_rate if self.sample_rate else 0.0
 
 
+@dataclass(frozen=True)
+class Prefill:
+    """What a prefill left: clauses held, synthesized by this call, listed; whether `stop()` ended it
+    early or tts.prefill_max_s was reached."""
+    held: int
+    made: int
+    wanted: int
+    stopped: bool = False
+    full: bool = False
+
+    @property
+    def complete(self) -> bool:
+        return not self.stopped
+
+
 def voice_info(tts_cfg, lang: str) -> VoiceInfo | None:
     """What would speak `lang`, without loading anything (for `avatar doctor`)."""
     return choose_voice(tts_cfg, lang)
@@ -65,6 +80,10 @@ class Synthesizer:
         self._cache: OrderedDict[tuple[str, str, bool], SpeechChunk] = OrderedDict()
         self._cache_size = int(getattr(tts_cfg, "cache_clauses", 0))
         self._cache_lock = threading.Lock()
+        # The clauses the kiosk is likely to say (the venue's facts, the answerer's fixed lines),
+        # synthesized ahead while nobody is there (prefill): a reply made of them starts at once.
+        self._prefilled: dict[tuple[str, str, bool], SpeechChunk] = {}
+        self._prefill_max_s = float(getattr(tts_cfg, "prefill_max_s", 0.0))
 
     # --- voices ----------------------------------------------------------------------------
     def voice_for(self, lang: str) -> VoiceInfo:
@@ -174,18 +193,26 @@ class Synthesizer:
     def clause_pieces(self, clause: str, lang: str, breath: bool = False) -> Iterator[SpeechChunk]:
         """The clause's audio in pieces, each yielded as soon as it exists: a streaming piper voice
         (tts.stream) gives its first ~120 ms at once and the rest window by window; other voices, the
-        clause cache and tts.stream = false give the clause as one piece. The first piece carries the
-        clause's text, later ones have part 1, 2, ... and no text."""
+        clause cache, a prefilled clause and tts.stream = false give the clause as one piece. The
+        first piece carries the clause's text, later ones have part 1, 2, ... and no text."""
         t0 = now()
         key = (lang, clause, breath)
-        if self._cache_size:
-            with self._cache_lock:
+        with self._cache_lock:
+            hit = self._prefilled.get(key)
+            if hit is None and self._cache_size:
                 hit = self._cache.get(key)
                 if hit is not None:
                     self._cache.move_to_end(key)
-            if hit is not None:
-                yield replace(hit, cached=True, ms=round((now() - t0) * 1000, 2))
-                return
+        if hit is not None:
+            yield replace(hit, cached=True, ms=round((now() - t0) * 1000, 2))
+            return
+        yield from self._synthesized(key, t0, remember=self._cache_size > 0)
+
+    def _synthesized(self, key: tuple[str, str, bool], t0: float, remember: bool,
+                     span: str = "tts.clause") -> Iterator[SpeechChunk]:
+        """The clause of `key` synthesized, piece by piece; with `remember`, into the clause cache
+        once it is whole."""
+        lang, clause, breath = key
         engine = self._engine(lang)
         spoken = speakable(clause, lang)
         streamed = getattr(engine, "streamer", None) is not None
@@ -206,17 +233,78 @@ class Synthesizer:
                                 part=len(chunks))
             chunks.append(chunk)
             if not streamed:
-                self._done(key, chunks, t0, busy, lang, engine.sample_rate)
+                self._done(key, chunks, t0, busy, lang, engine.sample_rate, remember, span)
             yield chunk
         if streamed:
-            self._done(key, chunks, t0, busy, lang, engine.sample_rate)
+            self._done(key, chunks, t0, busy, lang, engine.sample_rate, remember, span)
 
-    def _done(self, key, chunks: list[SpeechChunk], t0: float, busy: float, lang: str, rate: int) -> None:
-        """The clause is synthesized: its span, and its audio into the cache."""
-        self.tracer.record("tts.clause", t0, track="tts", lang=lang, chars=len(key[1]), pieces=len(chunks),
+    # --- prefill -------------------------------------------------------------------------------
+    def prefill_keys(self, lines: Iterable[tuple[str, str]]) -> list[tuple[str, str, bool]]:
+        """The clauses (as cache keys) that speaking each (lang, text) of `lines` would synthesize,
+        once each, in order; none for a voice that starts at once anyway (espeak-ng)."""
+        keys: dict[tuple[str, str, bool], None] = {}
+        for lang, text in lines:
+            if not text or not text.strip() or not self.worth_prefilling(lang):
+                continue
+            for clause, breath in self._first_breath(split_clauses(text, lang, self.min_clause_chars), lang):
+                keys[(lang, clause, breath)] = None
+        return list(keys)
+
+    def worth_prefilling(self, lang: str) -> bool:
+        """Whether a visitor would wait for this voice: piper (tens of ms before its first audio),
+        not espeak-ng (a few ms). False where no voice speaks `lang`."""
+        try:
+            return self.voice_for(lang).engine != ESPEAK
+        except ModelError:
+            return False
+
+    def prefill(self, keys: Iterable[tuple[str, str, bool]], stop: Callable[[], bool] = lambda: False) -> "Prefill":
+        """Synthesize the clauses of `keys` (prefill_keys) that are not in memory yet, one after the
+        other, and keep them until a later prefill no longer lists them; at most tts.prefill_max_s of
+        audio in all (the first clauses listed first). `stop()` is asked before each clause and between
+        a clause's pieces: a clause it interrupts is dropped, the rest waits for the next prefill
+        (a visitor is served first)."""
+        wanted = list(dict.fromkeys(keys))
+        listed = set(wanted)
+        with self._cache_lock:
+            self._prefilled = {k: v for k, v in self._prefilled.items() if k in listed}
+            seconds = sum(c.duration_s for c in self._prefilled.values())
+        made = 0
+        for key in wanted:
+            with self._cache_lock:
+                if key in self._prefilled:
+                    continue
+            if seconds >= self._prefill_max_s:
+                return Prefill(len(self._prefilled), made, len(wanted), stopped=False, full=True)
+            if stop():
+                return Prefill(len(self._prefilled), made, len(wanted), stopped=True)
+            chunks = []
+            for chunk in self._synthesized(key, now(), remember=False, span="tts.prefill"):
+                chunks.append(chunk)
+                if stop():
+                    return Prefill(len(self._prefilled), made, len(wanted), stopped=True)
+            if not chunks:
+                continue
+            whole = _joined(chunks)
+            whole.pcm.flags.writeable = False  # shared by every replay of this clause
+            with self._cache_lock:
+                self._prefilled[key] = whole
+            seconds += whole.duration_s
+            made += 1
+        return Prefill(len(self._prefilled), made, len(wanted), stopped=False)
+
+    def prefilled_seconds(self) -> float:
+        """Seconds of audio held by the prefill."""
+        with self._cache_lock:
+            return sum(c.duration_s for c in self._prefilled.values())
+
+    def _done(self, key, chunks: list[SpeechChunk], t0: float, busy: float, lang: str, rate: int,
+              remember: bool, span: str) -> None:
+        """The clause is synthesized: its span, and (`remember`) its audio into the cache."""
+        self.tracer.record(span, t0, track="tts", lang=lang, chars=len(key[1]), pieces=len(chunks),
                            first_audio_ms=chunks[0].ms if chunks else None, synth_ms=round(busy * 1000, 2),
                            audio_s=round(sum(len(c.pcm) for c in chunks) / rate, 3))
-        if self._cache_size and chunks:
+        if remember and self._cache_size and chunks:
             whole = _joined(chunks, ms=round(busy * 1000, 2))
             whole.pcm.flags.writeable = False  # shared by every later replay of this clause
             with self._cache_lock:
