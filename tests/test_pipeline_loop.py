@@ -255,3 +255,49 @@ def test_no_partial_pass_starts_once_the_visitor_has_gone_quiet():
     loop.endpointer.silence_ms = 100.0  # quiet since the last speech: the end may come any moment
     loop.run_until_done(timeout=20)
     assert asr.partials == 0
+
+
+class HeardASR:
+    """Partial passes hear `partial_lang` with `prob`; records the language each final pass was given."""
+
+    def __init__(self, partial_lang="en", prob=0.99, prior_used=False):
+        self.partial_lang, self.prob, self.prior_used = partial_lang, prob, prior_used
+        self.partials = 0
+        self.final_langs: list = []
+
+    def transcribe(self, pcm, lang=None, partial=False, cancel=None, prior=None):
+        from fakes import Transcript
+        if partial:
+            self.partials += 1
+            tr = Transcript("where is the", self.partial_lang, self.prob)
+            tr.prior_used = self.prior_used
+            return tr
+        self.final_langs.append(lang)
+        return Transcript("where is the cloakroom", lang or "en", 1.0 if lang else 0.97)
+
+
+@pytest.mark.parametrize("prob, prior_used, setting, given", [
+    (0.99, False, "0.95", "en"),   # heard for sure: the final pass skips language detection
+    (0.90, False, "0.95", None),   # unsure: the final pass detects the language itself
+    (0.99, True, "0.95", None),    # the previous turn's language decided the partial: not evidence
+    (0.99, False, "0", None),      # off
+])
+def test_a_final_pass_takes_the_language_the_partial_passes_heard_for_sure(prob, prior_used, setting, given):
+    asr = HeardASR(prob=prob, prior_used=prior_used)
+    loop, rec = make_loop([(0.1, SPEECH), (1.6, TENTATIVE), (1.9, END)], 3.0, asr=asr,
+                          sets=["asr.partial_interval_ms=100", f"asr.partial_language_prob={setting}"])
+    loop.endpointer.silence_ms = 0.0  # the visitor speaks until the tentative end
+    metrics = loop.run_until_done(timeout=20)
+    assert asr.partials >= 1 and asr.final_langs
+    assert asr.final_langs[-1] == given
+    assert metrics[0].asr["lang_heard"] == (given or "")
+
+
+def test_the_button_wins_over_the_language_the_partial_passes_heard():
+    asr = HeardASR(partial_lang="en", prob=0.99)
+    loop, rec = make_loop([(0.1, SPEECH), (1.6, TENTATIVE), (1.9, END)], 3.0, asr=asr,
+                          sets=["asr.partial_interval_ms=100"])
+    loop.endpointer.silence_ms = 0.0
+    loop.set_language("de")
+    loop.run_until_done(timeout=20)
+    assert asr.final_langs and asr.final_langs[-1] == "de"

@@ -210,7 +210,9 @@ def summarize(turns: list[Turn], notices: Sequence[str] = ()) -> dict:
                    "by_length": _by_length(mt),
                    "asr_final": _asr_final(mt),
                    "word_accuracy": _word_accuracy(mt),
-                   "first_turn": _first_turn(mt)}
+                   "first_turn": _first_turn(mt),
+                   # replies whose first clause was prepared ahead (tts.prefill): their first audio is a replay
+                   "first_prepared": sum(1 for t in mt if t.first_prepared)}
         long = p50_p95([t.voice_to_voice_ms for t in mt if t.speech_s is not None and t.speech_s >= LONG_S])
         short = p50_p95([t.voice_to_voice_ms for t in mt if t.speech_s is not None and t.speech_s < SHORT_S])
         summary["long_vs_short"] = {"long_p50": long["p50"], "long_n": long["n"], "short_p50": short["p50"],
@@ -239,6 +241,8 @@ def format_table(summary: dict) -> str:
                      f" in {s.get('turns_with_discard', 0)} turns)")
         for lang, p in s["by_lang"].items():
             lines.append(f"  {lang}: p50 {p['p50']} ms, p95 {p['p95']} ms (n={p['n']})")
+        if s.get("first_prepared"):
+            lines.append(f"  first clause prepared ahead (tts.prefill) in {s['first_prepared']} of {v['n']} turns")
         lines.append("  stage medians (ms): " + ", ".join(f"{k} {v}" for k, v in s["stages_p50"].items()))
         a = s.get("asr_final") or {}
         if a.get("paths"):
