@@ -59,7 +59,7 @@ _RANGES: dict[str, tuple[float, float]] = {
     "asr.incremental_agree_passes": (2, 5),
     "asr.incremental_first_agree_passes": (2, 5),
     "asr.incremental_min_word_prob": (0.0, 1.0),
-    "asr.partial_language_prob": (0.0, 1.0),
+    "asr.partial_window_ms": (0, 30000),
     "asr.incremental_tail_min_logprob": (-10.0, 0.0),
     "asr.encode_bucket_frames": (0, 1000),
     "tts.stream_first_ms": (20, 1000),

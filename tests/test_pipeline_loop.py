@@ -257,47 +257,25 @@ def test_no_partial_pass_starts_once_the_visitor_has_gone_quiet():
     assert asr.partials == 0
 
 
-class HeardASR:
-    """Partial passes hear `partial_lang` with `prob`; records the language each final pass was given."""
+class LengthsASR(FakeASR):
+    """Records how much audio each partial and each final pass was given."""
 
-    def __init__(self, partial_lang="en", prob=0.99, prior_used=False):
-        self.partial_lang, self.prob, self.prior_used = partial_lang, prob, prior_used
-        self.partials = 0
-        self.final_langs: list = []
+    def __init__(self):
+        super().__init__()
+        self.partial_lengths: list[int] = []
+        self.final_lengths: list[int] = []
 
     def transcribe(self, pcm, lang=None, partial=False, cancel=None, prior=None):
-        from fakes import Transcript
-        if partial:
-            self.partials += 1
-            tr = Transcript("where is the", self.partial_lang, self.prob)
-            tr.prior_used = self.prior_used
-            return tr
-        self.final_langs.append(lang)
-        return Transcript("where is the cloakroom", lang or "en", 1.0 if lang else 0.97)
+        (self.partial_lengths if partial else self.final_lengths).append(len(pcm))
+        return super().transcribe(pcm, lang, partial, cancel, prior)
 
 
-@pytest.mark.parametrize("prob, prior_used, setting, given", [
-    (0.99, False, "0.95", "en"),   # heard for sure: the final pass skips language detection
-    (0.90, False, "0.95", None),   # unsure: the final pass detects the language itself
-    (0.99, True, "0.95", None),    # the previous turn's language decided the partial: not evidence
-    (0.99, False, "0", None),      # off
-])
-def test_a_final_pass_takes_the_language_the_partial_passes_heard_for_sure(prob, prior_used, setting, given):
-    asr = HeardASR(prob=prob, prior_used=prior_used)
+@pytest.mark.parametrize("window_ms, partial_samples", [(500, 8000), (0, 16000)])
+def test_a_plain_partial_pass_hears_the_latest_words_and_the_final_pass_all(window_ms, partial_samples):
+    asr = LengthsASR()
     loop, rec = make_loop([(0.1, SPEECH), (1.6, TENTATIVE), (1.9, END)], 3.0, asr=asr,
-                          sets=["asr.partial_interval_ms=100", f"asr.partial_language_prob={setting}"])
+                          sets=["asr.partial_interval_ms=100", f"asr.partial_window_ms={window_ms}"])
     loop.endpointer.silence_ms = 0.0  # the visitor speaks until the tentative end
-    metrics = loop.run_until_done(timeout=20)
-    assert asr.partials >= 1 and asr.final_langs
-    assert asr.final_langs[-1] == given
-    assert metrics[0].asr["lang_heard"] == (given or "")
-
-
-def test_the_button_wins_over_the_language_the_partial_passes_heard():
-    asr = HeardASR(partial_lang="en", prob=0.99)
-    loop, rec = make_loop([(0.1, SPEECH), (1.6, TENTATIVE), (1.9, END)], 3.0, asr=asr,
-                          sets=["asr.partial_interval_ms=100"])
-    loop.endpointer.silence_ms = 0.0
-    loop.set_language("de")
     loop.run_until_done(timeout=20)
-    assert asr.final_langs and asr.final_langs[-1] == "de"
+    assert asr.partial_lengths and set(asr.partial_lengths) == {partial_samples}  # the utterance is 16000 samples
+    assert asr.final_lengths and set(asr.final_lengths) == {16000}

@@ -52,6 +52,10 @@ class PartialTranscripts:
         self.stopping = stopping
         self.capture_done = capture_done
         self.on = cfg.asr.partial_interval_ms > 0
+        # a plain pass hears only the utterance's last this-many samples (0: all of it): over a long
+        # utterance whose words are not confirmed (German) a whole pass took ~550 ms and the final
+        # pass, which cannot stop a decode in flight, often waited for one (docs/PERF.md)
+        self.window = int(float(getattr(cfg.asr, "partial_window_ms", 0)) * 16)
         self.slow_s = cfg.asr.partial_interval_ms / 1000
         self.incremental_s = cfg.asr.incremental_interval_ms / 1000
         # incremental recognition needs the partial passes and a recognizer that takes context and
@@ -62,10 +66,6 @@ class PartialTranscripts:
         self._incr = IncrementalRecognizer(**incremental_rules(cfg))
         self.text = ""
         self._fresh = False  # text was transcribed from the current utterance
-        # the language the utterance's latest pass heard, and how sure it was: a final pass takes it
-        # when it is at least asr.partial_language_prob (Whisper's language detection skipped)
-        self._heard: tuple[str, float] = ("", 0.0)
-        self.language_prob = float(getattr(cfg.asr, "partial_language_prob", 0.0))
         # which utterance a pass belongs to: a pass that ends after the next utterance started (or
         # the visitor left) must not hand its words to what came after
         self._utterance = 0
@@ -81,22 +81,12 @@ class PartialTranscripts:
 
     def utterance_started(self) -> None:
         self._utterance += 1
-        self.text, self._fresh, self._heard = "", False, ("", 0.0)
+        self.text, self._fresh = "", False
         self._incr.reset()  # a new utterance: nothing of it is confirmed yet
 
     def words(self) -> str | None:
         """What was heard of the current utterance so far; None while it has not been transcribed."""
         return self.text if self._fresh else None
-
-    def heard_language(self) -> str | None:
-        """The language the current utterance's latest partial pass heard, when it was at least
-        asr.partial_language_prob sure (0: never); None otherwise. On 158 clips of both languages
-        (the bench set, the speech-to-phrase clips) the last partial pass's language at 0.95 or more
-        was the final pass's own pick every time (docs/PERF.md, twenty-first session)."""
-        lang, prob = self._heard
-        if not lang or self.language_prob <= 0 or prob < self.language_prob:
-            return None
-        return lang
 
     def request(self) -> None:
         """Transcribe the utterance right away (a paused reply waits for its words)."""
@@ -120,7 +110,7 @@ class PartialTranscripts:
     def forget(self) -> None:
         """The visitor left: the confirmed words of an utterance are the visitor's words too."""
         self._utterance += 1
-        self.text, self._fresh, self._heard = "", False, ("", 0.0)
+        self.text, self._fresh = "", False
         self._incr.reset()
 
     # --- the thread ----------------------------------------------------------------------
@@ -158,8 +148,6 @@ class PartialTranscripts:
                 if utterance != self._utterance or not self.speaking():
                     continue  # the pass heard an utterance that is over: its words are not the current one's
                 self.text, self._fresh = tr.text, True
-                if tr.text and not getattr(tr, "prior_used", False):  # Whisper's own pick, not the previous turn's
-                    self._heard = (tr.lang, float(tr.lang_prob))
             if tr.text:
                 self.emit(ev.PartialTranscript(now(), text=tr.text, lang=tr.lang))
 
@@ -175,5 +163,7 @@ class PartialTranscripts:
         if self._confirming(audio):
             return self.asr.call(lambda asr: self._incr.partial(asr, audio, lang=forced(), prior=prior(), cancel=token),
                                  token, wait_fresh=False)
+        if self.window and len(audio) > self.window:
+            audio = audio[len(audio) - self.window:]  # the latest words: what subtitles and a barge-in read
         return self.asr.call(lambda asr: asr.transcribe(audio, lang=forced(), partial=True, cancel=token, prior=prior()),
                              token, wait_fresh=False)

@@ -33,7 +33,6 @@ class TurnJob:
     playing: bool = False
     thread: threading.Thread | None = None
     commit: Commit | None = None  # incremental recognition: the words confirmed when the job started
-    heard_lang: str | None = None  # the language its partial passes heard for sure (asr.partial_language_prob)
     first_prepared: bool = False  # the reply's first audio was prepared ahead (tts.prefill) or replayed
     asr_info: dict = field(default_factory=dict)  # how its final transcript was made (path, fallback, ...)
     barge_in: bool = False  # its utterance stopped a reply: the visitor took the floor and must hear back
@@ -48,14 +47,14 @@ class TurnJobs:
         self._jobs: list[TurnJob] = []
 
     def start(self, audio: np.ndarray, speech_end: float, speculative: bool, commit: Commit | None,
-              run: Callable[[TurnJob], None], barge_in: bool = False, heard_lang: str | None = None) -> TurnJob:
+              run: Callable[[TurnJob], None], barge_in: bool = False) -> TurnJob:
         """A new job for the utterance so far, on its own thread (`run(job)`); an unconfirmed older
         one is superseded."""
         old = self.pending
         if old is not None and not old.confirmed.is_set():
             old.token.cancel("superseded")
         job = TurnJob(id=self._next_turn, audio=audio, speech_end=speech_end, started=now(), speculative=speculative,
-                      commit=commit, barge_in=barge_in, heard_lang=heard_lang)
+                      commit=commit, barge_in=barge_in)
         self._next_turn += 1
         if not speculative:
             job.confirmed.set()

@@ -90,10 +90,9 @@ class TurnRunner:
     def _transcribe(self, job: TurnJob) -> Any | None:
         """The final transcript (announced); None when there is nothing to answer."""
         forced, prior = self.visitor.forced, self.visitor.prior
-        lang = forced() or job.heard_lang  # the visitor's button, else what the partial passes heard for sure
         with self.tracer.span(ASR, turn=job.id, speculative=job.speculative) as info:
             tr = self.stages.asr.call(lambda asr: self.recognition.final(
-                asr, job.audio, job.commit, lang=lang, prior=prior(), cancel=job.token), job.token)
+                asr, job.audio, job.commit, lang=forced(), prior=prior(), cancel=job.token), job.token)
             check_transcript(tr)
             job.asr_info = asr_record(tr, job)
             info.update(text=tr.text, lang=tr.lang, dropped=tr.dropped,
@@ -281,8 +280,7 @@ def asr_record(tr: Any, job: TurnJob) -> dict:
             "committed_words": getattr(tr, "committed_words", 0),
             "confirmed_at_start": len(job.commit.words) if job.commit else 0,
             "encoded_s": getattr(tr, "encoded_s", 0.0),
-            "speech_s": round(len(job.audio) / 16000, 2),
-            "lang_heard": job.heard_lang or ""}  # the language the partial passes heard for sure (detection skipped)
+            "speech_s": round(len(job.audio) / 16000, 2)}
 
 
 _FALLBACK_TEXT = {"error.apology": "Sorry, something went wrong. Please ask again.",

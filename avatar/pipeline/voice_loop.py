@@ -260,7 +260,7 @@ class VoiceLoop:
     def _start_turn(self, speech_end_audio_t: float, speculative: bool, barge_in: bool = False) -> TurnJob:
         commit = self._partials.final_starts()
         return self._jobs.start(self.endpointer.utterance(), self._clock(speech_end_audio_t), speculative, commit,
-                                self._runner.run, barge_in=barge_in, heard_lang=self._partials.heard_language())
+                                self._runner.run, barge_in=barge_in)
 
     def _prior(self) -> str | None:
         """The recognizer's prior language for the next utterance (None for a new visitor)."""
