@@ -51,6 +51,16 @@ def test_a_prepared_reply_is_replayed_without_synthesis(cfg, monkeypatch):
     assert other and not any(c.cached for c in other)
 
 
+def test_every_replys_first_clause_is_prepared_before_any_second_one(cfg):
+    tts = Synthesizer(cfg.tts)
+    lang = _piper_language(tts)
+    lines = [(lang, FACT), (lang, "Please ask our staff at the ticket desk, they will help you."), (lang, "Welcome!")]
+    keys = tts.prefill_keys(lines)
+    firsts = [tts.prefill_keys([line])[0] for line in lines]
+    assert keys[:3] == firsts  # the visitor waits only for a reply's first audio
+    assert len(keys) > 3 and set(keys) == {k for line in lines for k in tts.prefill_keys([line])}
+
+
 def test_a_voice_that_starts_at_once_is_not_prepared(cfg):
     tts = Synthesizer(cfg.tts)
     keys = tts.prefill_keys([("de", "Das Café ist im Erdgeschoss."), ("en", "The café is on the ground floor.")])

@@ -241,14 +241,20 @@ class Synthesizer:
     # --- prefill -------------------------------------------------------------------------------
     def prefill_keys(self, lines: Iterable[tuple[str, str]]) -> list[tuple[str, str, bool]]:
         """The clauses (as cache keys) that speaking each (lang, text) of `lines` would synthesize,
-        once each, in order; none for a voice that starts at once anyway (espeak-ng)."""
-        keys: dict[tuple[str, str, bool], None] = {}
+        once each; none for a voice that starts at once anyway (espeak-ng). Every line's first clause
+        comes first, then every second clause, and so on: the visitor waits only for a reply's first
+        audio (the rest is synthesized while it plays), so a prefill cut short by a visitor or by
+        tts.prefill_max_s has done the part that counts."""
+        by_place: list[list[tuple[str, str, bool]]] = []
         for lang, text in lines:
             if not text or not text.strip() or not self.worth_prefilling(lang):
                 continue
-            for clause, breath in self._first_breath(split_clauses(text, lang, self.min_clause_chars), lang):
-                keys[(lang, clause, breath)] = None
-        return list(keys)
+            clauses = self._first_breath(split_clauses(text, lang, self.min_clause_chars), lang)
+            for place, (clause, breath) in enumerate(clauses):
+                if place == len(by_place):
+                    by_place.append([])
+                by_place[place].append((lang, clause, breath))
+        return list(dict.fromkeys(key for keys in by_place for key in keys))
 
     def worth_prefilling(self, lang: str) -> bool:
         """Whether a visitor would wait for this voice: piper (tens of ms before its first audio),
