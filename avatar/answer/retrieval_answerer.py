@@ -115,7 +115,7 @@ class RetrievalAnswerer:
             return []
         fixed = [template.format(venue=self.pack.display_name(lang),
                                  help=self.pack.help.get(lang, _DEFAULT_HELP[lang]))
-                 for kind, template in _REPLIES[lang].items()]
+                 for template in _REPLIES[lang].values()]
         return [f.text for f in self.pack.facts(lang)] + fixed
 
     def answer(self, question: str, lang: str, history: list[HistoryTurn] = (),
