@@ -97,11 +97,11 @@ def prefill_now(stages: Stages, cfg, progress: Callable[[str], None] = lambda ms
     """Prepare the voice's likely replies at once (the state of a kiosk that has been idle for a
     while: avatar/pipeline/reply_prefill.py does it in the background); None with tts.prefill off or
     a voice that cannot. Returns the synthesizer's Prefill report."""
-    from avatar.pipeline.reply_prefill import usual_lines
+    from avatar.pipeline.reply_prefill import prefill_keys
 
     if not getattr(cfg.tts, "prefill", False) or not hasattr(stages.tts, "prefill"):
         return None
-    keys = stages.tts.prefill_keys(usual_lines(stages.answerer, cfg.general.languages))
+    keys = prefill_keys(stages.tts, stages.answerer, cfg.general.languages)
     progress(f"preparing {len(keys)} clauses of the venue's replies")
     return stages.tts.prefill(keys)
 

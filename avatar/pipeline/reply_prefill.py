@@ -45,6 +45,11 @@ def usual_lines(answerer, languages: Sequence[str]) -> list[tuple[str, str]]:
     return lines
 
 
+def prefill_keys(tts, answerer, languages: Sequence[str]) -> list:
+    """The clauses `tts` would prepare for what `answerer` says word for word."""
+    return tts.prefill_keys(usual_lines(answerer, languages))
+
+
 class ReplyPrefill:
     """The thread that keeps the TTS's prefill up to date (see the module docstring)."""
 
@@ -98,7 +103,7 @@ class ReplyPrefill:
                 return  # a stand-in voice (tests, demo): nothing to prepare
             if self._stale or tts is not tts_seen or now() - asked_at >= self._refresh_s:
                 self._stale, asked_at = False, now()
-                keys = tts.prefill_keys(usual_lines(self._answerer(), self._languages))
+                keys = prefill_keys(tts, self._answerer(), self._languages)
                 tts_seen = tts
             if not self._quiet():
                 self._wake.wait(POLL_S)

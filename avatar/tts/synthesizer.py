@@ -274,21 +274,22 @@ class Synthesizer:
         listed = set(wanted)
         with self._cache_lock:
             self._prefilled = {k: v for k, v in self._prefilled.items() if k in listed}
-            seconds = sum(c.duration_s for c in self._prefilled.values())
+        seconds = self.prefilled_seconds()
         made = 0
+        report = lambda **how: Prefill(len(self._prefilled), made, len(wanted), **how)  # noqa: E731
         for key in wanted:
             with self._cache_lock:
                 if key in self._prefilled:
                     continue
             if seconds >= self._prefill_max_s:
-                return Prefill(len(self._prefilled), made, len(wanted), stopped=False, full=True)
+                return report(full=True)
             if stop():
-                return Prefill(len(self._prefilled), made, len(wanted), stopped=True)
+                return report(stopped=True)
             chunks = []
             for chunk in self._synthesized(key, now(), remember=False, span="tts.prefill"):
                 chunks.append(chunk)
                 if stop():
-                    return Prefill(len(self._prefilled), made, len(wanted), stopped=True)
+                    return report(stopped=True)
             if not chunks:
                 continue
             whole = _joined(chunks)
@@ -297,7 +298,7 @@ class Synthesizer:
                 self._prefilled[key] = whole
             seconds += whole.duration_s
             made += 1
-        return Prefill(len(self._prefilled), made, len(wanted), stopped=False)
+        return report()
 
     def prefilled_seconds(self) -> float:
         """Seconds of audio held by the prefill."""
