@@ -60,6 +60,7 @@ _RANGES: dict[str, tuple[float, float]] = {
     "asr.incremental_first_agree_passes": (2, 5),
     "asr.incremental_min_word_prob": (0.0, 1.0),
     "asr.partial_window_ms": (0, 30000),
+    "asr.plain_decode_max_ms": (0, 30000),
     "asr.incremental_tail_min_logprob": (-10.0, 0.0),
     "asr.encode_bucket_frames": (0, 1000),
     "tts.stream_first_ms": (20, 1000),
@@ -82,6 +83,7 @@ _LIST_CHOICES: dict[str, tuple[str, ...]] = {
     "general.languages": ("de", "en"),
     "asr.venue_prompt_languages": ("de", "en"),
     "asr.incremental_languages": ("de", "en"),
+    "asr.plain_decode_languages": ("de", "en"),
     "checks.moods": ("neutral", "happy", "sorry", "info"),
     "checks.always": ("grounding", "relevance", "source", "self_consistency", "schema"),
 }
@@ -228,7 +230,8 @@ def _check(dotted: str, default: Any, value: Any, origin: str) -> Any:
         raise ConfigError(f"{where} must be greater than 0, got {value!r}")
     if dotted in _LIST_CHOICES:
         allowed = _LIST_CHOICES[dotted]
-        may_be_empty = dotted in ("checks.always", "asr.venue_prompt_languages", "asr.incremental_languages")
+        may_be_empty = dotted in ("checks.always", "asr.venue_prompt_languages", "asr.incremental_languages",
+                                      "asr.plain_decode_languages")
         if (not value and not may_be_empty) or any(v not in allowed for v in value):
             raise ConfigError(f"{where} must {'only name' if may_be_empty else 'list one or more of'} "
                               f"{', '.join(allowed)}, got {value!r}")

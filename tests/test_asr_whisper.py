@@ -341,3 +341,68 @@ def test_the_encoder_gets_the_bucketed_length(asr, monkeypatch):
     (span,) = [s for s in tracer.spans() if s.name == "asr.encode"]
     assert span.args["frames"] == encoder_frames(speech.size, asr.cfg.pad_frames, asr.cfg.encode_bucket_frames)
     assert span.args["frames"] % asr.cfg.encode_bucket_frames == 0
+
+
+# -- short English final passes without timestamp tokens (asr.plain_decode_*) -------------------------
+class _PromptSpy:
+    """The CTranslate2 model with each generate() prompt written down; `empty_plain`: a plain pass
+    (prompt ending in <|notimestamps|>) gets no words, as Whisper sometimes gives."""
+
+    def __init__(self, model, no_timestamps: int, empty_plain: bool = False):
+        self.model, self.no_timestamps, self.empty_plain, self.prompts = model, no_timestamps, empty_plain, []
+
+    def __getattr__(self, name):
+        return getattr(self.model, name)
+
+    def generate(self, enc, prompts, **kw):
+        self.prompts.append(list(prompts[0]))
+        if self.empty_plain and prompts[0][-1] == self.no_timestamps:
+            kw["max_length"] = len(prompts[0]) + 1
+            res = self.model.generate(enc, prompts, **kw)
+            res[0].sequences_ids[0][:] = []
+            return res
+        return self.model.generate(enc, prompts, **kw)
+
+
+@pytest.fixture
+def spied(asr, monkeypatch):
+    def spy(empty_plain: bool = False) -> _PromptSpy:
+        s = _PromptSpy(asr.model.model, asr._no_timestamps, empty_plain)
+        monkeypatch.setattr(asr.model, "model", s)
+        return s
+    return spy
+
+
+def test_a_short_english_final_pass_decodes_without_timestamps_and_hears_the_same(asr, spied):
+    pcm = read_wav_16k(DATA / "en_cancel_timer.wav")
+    spy = spied()
+    plain = asr.transcribe(pcm)
+    assert spy.prompts[-1][-1] == asr._no_timestamps
+    partial = asr.transcribe(pcm, partial=True)
+    assert spy.prompts[-1][-1] != asr._no_timestamps  # partial passes keep them (word times, coverage)
+    assert normalize(plain.text) == normalize(partial.text) == "cancel timer" and not plain.dropped
+
+
+def test_german_and_long_final_passes_keep_their_timestamps(asr, spied, monkeypatch):
+    spy = spied()
+    asr.transcribe(read_wav_16k(DATA / "de_wie_ist_das_wetter.wav"))
+    assert spy.prompts[-1][-1] != asr._no_timestamps  # asr.plain_decode_languages: English only
+    monkeypatch.setattr(asr.cfg, "plain_decode_max_ms", 500)
+    tr = asr.transcribe(read_wav_16k(DATA / "en_cancel_timer.wav"))
+    assert spy.prompts[-1][-1] != asr._no_timestamps and "cancel" in normalize(tr.text)
+
+
+def test_a_plain_pass_without_words_is_decoded_again_with_timestamps(asr, spied):
+    spy = spied(empty_plain=True)
+    tr = asr.transcribe(read_wav_16k(DATA / "en_cancel_timer.wav"))
+    assert [p[-1] == asr._no_timestamps for p in spy.prompts[-2:]] == [True, False]
+    assert normalize(tr.text) == "cancel timer"
+
+
+def test_too_few_words_for_the_audio():
+    from avatar.asr.whisper_asr import too_few_words
+
+    assert too_few_words("", 0.8)
+    assert too_few_words("Lock the front door.", 6.0)  # three commands, the first one heard
+    assert not too_few_words("Lock the front door.", 2.0)
+    assert not too_few_words("Hi.", 1.5)

@@ -47,6 +47,8 @@ TOKENS_PER_SECOND = 10         # tokens (words and timestamps) per second of aud
 CONTEXT_LIMIT = 448            # Whisper's text context: prompt and transcript together
 FALLBACK_TEMPERATURES = (0.0, 0.4, 0.8)  # the full-window retry may sample to escape a loop, a few times at most
 PROMPT_LIMIT = 223             # Whisper's own cap on <|startofprev|> tokens (whisper_priors.prompt_tokens too)
+PLAIN_MIN_WORDS_PER_S = 1.0    # a plain transcript with fewer words per second of audio is decoded again with timestamps
+PLAIN_SLACK_S = 1.0            # ... not counting this much of the audio (pre-roll, trailing quiet, a slow start)
 CONTEXT_TOKENS = 96            # confirmed words given as context: the last this many tokens
 
 
@@ -80,6 +82,8 @@ class WhisperASR:
         self._ids = {name: tok.token_to_id(f"<|{name}|>") for name in
                      ("startoftranscript", "startofprev", "transcribe", "endoftext", *self.languages)}
         self._timestamp_begin = tok.token_to_id("<|0.00|>")
+        self._no_timestamps = tok.token_to_id("<|notimestamps|>")
+        self._plain_languages = set(getattr(cfg, "plain_decode_languages", ()))
         if any(v is None for v in self._ids.values()) or self._timestamp_begin is None:
             raise ModelError(f"the model in {folder} is not a multilingual Whisper model",
                              hint="use whisper-base or whisper-small (multilingual), not an .en model")
@@ -190,11 +194,15 @@ class WhisperASR:
         return result
 
     def _decode_encoded(self, enc, speech: np.ndarray, lang: str, lang_prob: float, prior_used: bool, partial: bool,
-                        cancel: CancelToken, context: str, words: bool) -> dict:
-        """One greedy decode of the encoded `speech` in `lang` (the fast path's second half)."""
+                        cancel: CancelToken, context: str, words: bool, plain_ok: bool = True) -> dict:
+        """One greedy decode of the encoded `speech` in `lang` (the fast path's second half);
+        `plain_ok=False`: with timestamp tokens whatever `_plain_decode` says."""
         # with timestamps the decoder marks where the speech ends and stops there; without them it
         # often repeats the utterance into the padding ("Next Next Next ...")
         prompt = [self._ids["startoftranscript"], self._ids[lang], self._ids["transcribe"]]
+        plain = plain_ok and self._plain_decode(lang, speech.size / SAMPLE_RATE, partial, context)
+        if plain:
+            prompt.append(self._no_timestamps)
         # the venue's words as the "previous text" (final passes only: a partial's words decide
         # barge-ins and backchannels, where a prompt would put venue words into a "mhm")
         venue = [] if partial else self.prompt_ids(lang)
@@ -216,6 +224,12 @@ class WhisperASR:
         truncated = len(ids) >= budget  # ran out of budget without an end token
         text, looped = settle_repeats(text)
         suspect = truncated or looped
+        if plain and not suspect and too_few_words(text, speech.size / SAMPLE_RATE):
+            # without timestamps Whisper sometimes ends after the first sentence ("Lock the front
+            # door." of three commands) or says nothing of a short word: the pass with them decides
+            self.tracer.instant("asr.plain_redone", track="asr", words=len(text.split()))
+            return self._decode_encoded(enc, speech, lang, lang_prob, prior_used, partial, cancel, context, words,
+                                        plain_ok=False)
         if partial and suspect:
             text = cut_loop(text)
         aligned: list[Word] = []
@@ -228,6 +242,14 @@ class WhisperASR:
                 "path": ("partial" if partial else "tail") if context else ("partial" if partial else "trimmed"),
                 "no_speech_prob": float(res.no_speech_prob), "avg_logprob": float(res.scores[0]), "suspect": suspect,
                 "prior_used": prior_used, "prompt_tokens": len(venue), "words": aligned, "covered_s": covered}
+
+    def _plain_decode(self, lang: str, seconds: float, partial: bool, context: str) -> bool:
+        """Whether this pass decodes without timestamp tokens: a final pass over a short utterance in
+        a language of `asr.plain_decode_languages` (two tokens fewer to decode, ~25 ms here; Whisper's
+        words the same on the English clips, docs/PERF.md). Partial and tail passes keep them: their
+        end timestamp says where the words stop (`covered_s`), which the tail check needs."""
+        return (not partial and not context and lang in self._plain_languages
+                and seconds * 1000 < float(getattr(self.cfg, "plain_decode_max_ms", 0)))
 
     def context_ids(self, context: str, limit: int) -> list[int]:
         """The last tokens of `context` (at most CONTEXT_TOKENS and `limit`), cut at a word start."""
@@ -395,6 +417,14 @@ def max_length(prompt_len: int, new_tokens: int) -> int:
     tokens; 30, 40, 60 after 24 gave 7, 17, 30), so `prompt_len + new_tokens` (what this module
     passed until 2026-12-02) halved a budget after a short prompt, and its end was never reached."""
     return min(CONTEXT_LIMIT, max(prompt_len + new_tokens - 1, 2 * new_tokens))
+
+
+def too_few_words(text: str, seconds: float) -> bool:
+    """A plain (no timestamps) transcript too short for its audio: nothing, or fewer than
+    PLAIN_MIN_WORDS_PER_S words per second of the audio past its first PLAIN_SLACK_S (pre-roll,
+    the trailing quiet and a slow speaker's pace)."""
+    n = len(text.split())
+    return n == 0 or n < PLAIN_MIN_WORDS_PER_S * (seconds - PLAIN_SLACK_S)
 
 
 def token_budget(seconds: float, prompt_len: int, cap: int = CONTEXT_LIMIT) -> int:
