@@ -6,6 +6,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -345,29 +346,29 @@ def test_the_encoder_gets_the_bucketed_length(asr, monkeypatch):
 
 # -- short English final passes without timestamp tokens (asr.plain_decode_*) -------------------------
 class _PromptSpy:
-    """The CTranslate2 model with each generate() prompt written down; `empty_plain`: a plain pass
-    (prompt ending in <|notimestamps|>) gets no words, as Whisper sometimes gives."""
+    """The CTranslate2 model with each generate() prompt written down; `plain`: what a plain pass
+    (prompt ending in <|notimestamps|>) gives instead of Whisper's own result: (its text tokens,
+    its mean log probability)."""
 
-    def __init__(self, model, no_timestamps: int, empty_plain: bool = False):
-        self.model, self.no_timestamps, self.empty_plain, self.prompts = model, no_timestamps, empty_plain, []
+    def __init__(self, model, no_timestamps: int, plain: tuple[list[int], float] | None = None):
+        self.model, self.no_timestamps, self.plain, self.prompts = model, no_timestamps, plain, []
 
     def __getattr__(self, name):
         return getattr(self.model, name)
 
     def generate(self, enc, prompts, **kw):
         self.prompts.append(list(prompts[0]))
-        if self.empty_plain and prompts[0][-1] == self.no_timestamps:
-            kw["max_length"] = len(prompts[0]) + 1
-            res = self.model.generate(enc, prompts, **kw)
-            res[0].sequences_ids[0][:] = []
-            return res
-        return self.model.generate(enc, prompts, **kw)
+        res = self.model.generate(enc, prompts, **kw)
+        if self.plain is not None and prompts[0][-1] == self.no_timestamps:
+            ids, score = self.plain
+            return [SimpleNamespace(sequences_ids=[list(ids)], scores=[score], no_speech_prob=res[0].no_speech_prob)]
+        return res
 
 
 @pytest.fixture
 def spied(asr, monkeypatch):
-    def spy(empty_plain: bool = False) -> _PromptSpy:
-        s = _PromptSpy(asr.model.model, asr._no_timestamps, empty_plain)
+    def spy(plain: tuple[list[int], float] | None = None) -> _PromptSpy:
+        s = _PromptSpy(asr.model.model, asr._no_timestamps, plain)
         monkeypatch.setattr(asr.model, "model", s)
         return s
     return spy
@@ -392,17 +393,33 @@ def test_german_and_long_final_passes_keep_their_timestamps(asr, spied, monkeypa
     assert spy.prompts[-1][-1] != asr._no_timestamps and "cancel" in normalize(tr.text)
 
 
-def test_a_plain_pass_without_words_is_decoded_again_with_timestamps(asr, spied):
-    spy = spied(empty_plain=True)
+@pytest.mark.parametrize("words,score", [
+    ("", -0.2),                     # nothing heard
+    (" cancel", -2.5),              # a guess: dropped as low confidence where the pass with timestamps keeps it
+    (" cancel cancel cancel cancel cancel cancel cancel cancel cancel cancel cancel cancel", -0.1),  # a loop
+    (" Cancel timer. Cancel timer.", -0.2),  # said twice: it ran on into the padding
+])
+def test_a_plain_pass_that_looks_wrong_is_decoded_again_with_timestamps(asr, spied, words, score):
+    ids = asr.model.hf_tokenizer.encode(words, add_special_tokens=False).ids if words else []
+    spy = spied(plain=(ids, score))
     tr = asr.transcribe(read_wav_16k(DATA / "en_cancel_timer.wav"))
-    assert [p[-1] == asr._no_timestamps for p in spy.prompts[-2:]] == [True, False]
-    assert normalize(tr.text) == "cancel timer"
+    assert [p[-1] == asr._no_timestamps for p in spy.prompts] == [True, False]
+    assert normalize(tr.text) == "cancel timer" and not tr.dropped
 
 
-def test_too_few_words_for_the_audio():
-    from avatar.asr.whisper_asr import too_few_words
+def test_a_sure_plain_pass_is_kept(asr, spied):
+    ids = asr.model.hf_tokenizer.encode(" Cancel the timer.", add_special_tokens=False).ids
+    spy = spied(plain=(ids, -0.3))
+    tr = asr.transcribe(read_wav_16k(DATA / "en_cancel_timer.wav"))
+    assert [p[-1] == asr._no_timestamps for p in spy.prompts] == [True]
+    assert tr.text == "Cancel the timer." and not tr.dropped
 
-    assert too_few_words("", 0.8)
-    assert too_few_words("Lock the front door.", 6.0)  # three commands, the first one heard
-    assert not too_few_words("Lock the front door.", 2.0)
-    assert not too_few_words("Hi.", 1.5)
+
+def test_what_a_plain_transcript_cannot_be():
+    from avatar.asr.whisper_asr import plain_doubt
+
+    assert plain_doubt("", 0.8) == plain_doubt(" ... ", 0.8) == "empty"
+    assert plain_doubt("Lock the front door.", 6.0) == "too_few_words"  # three commands, the first one heard
+    assert plain_doubt("Next. Next.", 1.2) == plain_doubt("where is it where is it", 2.0) == "said_twice"
+    assert plain_doubt("Lock the front door.", 2.0) == plain_doubt("Hi.", 1.5) == plain_doubt("Next.", 1.2) == ""
+    assert plain_doubt("Where is the cafe? The cafe.", 2.4) == ""

@@ -115,8 +115,13 @@ def why_dropped(tr) -> str:
         return "empty"
     if is_hallucination(tr.raw_text):
         return "hallucination"
-    if tr.no_speech_prob > NO_SPEECH_DROP and tr.avg_logprob < NOISE_LOGPROB:
+    return logprob_doubt(tr.no_speech_prob, tr.avg_logprob)
+
+
+def logprob_doubt(no_speech_prob: float, avg_logprob: float) -> str:
+    """Why Whisper's own probabilities doubt a transcript: noise or low confidence ("" when not)."""
+    if no_speech_prob > NO_SPEECH_DROP and avg_logprob < NOISE_LOGPROB:
         return "noise"
-    if tr.avg_logprob < LOW_CONFIDENCE_LOGPROB:
+    if avg_logprob < LOW_CONFIDENCE_LOGPROB:
         return "low_confidence"
     return ""

@@ -31,7 +31,7 @@ import numpy as np
 
 from avatar.asr import assets
 from avatar.asr.transcript import Transcript, Word
-from avatar.asr.transcript_checks import cut_loop, settle_repeats, why_dropped
+from avatar.asr.transcript_checks import cut_loop, logprob_doubt, normalize, settle_repeats, why_dropped
 from avatar.asr.whisper_priors import choose_language, prompt_tokens
 from avatar.cancel import NEVER, CancelToken
 from avatar.errors import ModelError
@@ -224,10 +224,14 @@ class WhisperASR:
         truncated = len(ids) >= budget  # ran out of budget without an end token
         text, looped = settle_repeats(text)
         suspect = truncated or looped
-        if plain and not suspect and too_few_words(text, speech.size / SAMPLE_RATE):
+        why = plain and ("suspect" if suspect else plain_doubt(text, speech.size / SAMPLE_RATE)
+                         or logprob_doubt(float(res.no_speech_prob), float(res.scores[0])))
+        if why:
             # without timestamps Whisper sometimes ends after the first sentence ("Lock the front
-            # door." of three commands) or says nothing of a short word: the pass with them decides
-            self.tracer.instant("asr.plain_redone", track="asr", words=len(text.split()))
+            # door." of three commands), says nothing of a short word or says it twice; and its mean
+            # log probability lacks the sure timestamp tokens, so an unsure transcript would be
+            # dropped where the pass with them keeps it: in each case the pass with them decides
+            self.tracer.instant("asr.plain_redone", track="asr", why=why)
             return self._decode_encoded(enc, speech, lang, lang_prob, prior_used, partial, cancel, context, words,
                                         plain_ok=False)
         if partial and suspect:
@@ -419,12 +423,20 @@ def max_length(prompt_len: int, new_tokens: int) -> int:
     return min(CONTEXT_LIMIT, max(prompt_len + new_tokens - 1, 2 * new_tokens))
 
 
-def too_few_words(text: str, seconds: float) -> bool:
-    """A plain (no timestamps) transcript too short for its audio: nothing, or fewer than
-    PLAIN_MIN_WORDS_PER_S words per second of the audio past its first PLAIN_SLACK_S (pre-roll,
-    the trailing quiet and a slow speaker's pace)."""
-    n = len(text.split())
-    return n == 0 or n < PLAIN_MIN_WORDS_PER_S * (seconds - PLAIN_SLACK_S)
+def plain_doubt(text: str, seconds: float) -> str:
+    """Why a plain (no timestamps) transcript of `seconds` of audio cannot be kept ("" when it can):
+    nothing heard; fewer than PLAIN_MIN_WORDS_PER_S words per second of the audio past its first
+    PLAIN_SLACK_S (pre-roll, the trailing quiet and a slow speaker's pace: Whisper stopped after a
+    first sentence); or the whole said twice ("Next. Next.": it ran on into the padding)."""
+    words = normalize(text).split()
+    n = len(words)
+    if n == 0:
+        return "empty"
+    if n < PLAIN_MIN_WORDS_PER_S * (seconds - PLAIN_SLACK_S):
+        return "too_few_words"
+    if n % 2 == 0 and words[:n // 2] == words[n // 2:]:
+        return "said_twice"
+    return ""
 
 
 def token_budget(seconds: float, prompt_len: int, cap: int = CONTEXT_LIMIT) -> int:
