@@ -231,7 +231,7 @@ def _check(dotted: str, default: Any, value: Any, origin: str) -> Any:
     if dotted in _LIST_CHOICES:
         allowed = _LIST_CHOICES[dotted]
         may_be_empty = dotted in ("checks.always", "asr.venue_prompt_languages", "asr.incremental_languages",
-                                      "asr.plain_decode_languages")
+                                  "asr.plain_decode_languages")
         if (not value and not may_be_empty) or any(v not in allowed for v in value):
             raise ConfigError(f"{where} must {'only name' if may_be_empty else 'list one or more of'} "
                               f"{', '.join(allowed)}, got {value!r}")
