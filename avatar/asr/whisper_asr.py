@@ -83,7 +83,6 @@ class WhisperASR:
                      ("startoftranscript", "startofprev", "transcribe", "endoftext", *self.languages)}
         self._timestamp_begin = tok.token_to_id("<|0.00|>")
         self._no_timestamps = tok.token_to_id("<|notimestamps|>")
-        self._plain_languages = set(getattr(cfg, "plain_decode_languages", ()))
         if any(v is None for v in self._ids.values()) or self._timestamp_begin is None:
             raise ModelError(f"the model in {folder} is not a multilingual Whisper model",
                              hint="use whisper-base or whisper-small (multilingual), not an .en model")
@@ -253,7 +252,7 @@ class WhisperASR:
         a language of `asr.plain_decode_languages` (two tokens fewer to decode: short English ASR -18 ms
         offline, words the same; docs/PERF.md). Partial and tail passes keep them: their
         end timestamp says where the words stop (`covered_s`), which the tail check needs."""
-        return (not partial and not context and lang in self._plain_languages
+        return (not partial and not context and lang in getattr(self.cfg, "plain_decode_languages", ())
                 and seconds * 1000 < float(getattr(self.cfg, "plain_decode_max_ms", 0)))
 
     def context_ids(self, context: str, limit: int) -> list[int]:
