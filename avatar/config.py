@@ -77,7 +77,7 @@ _POSITIVE = {
 }
 # Thread counts (0 = the library's choice) are capped to the machine: more threads than cores only
 # spin, and torch with 100,000 threads crashes at exit.
-_THREADS = ("asr.threads", "tts.threads", "llm.threads", "answer.semantic_threads")
+_THREADS = ("asr.threads", "asr.decode_threads", "tts.threads", "llm.threads", "answer.semantic_threads")
 # Lists whose items come from a fixed set.
 _LIST_CHOICES: dict[str, tuple[str, ...]] = {
     "general.languages": ("de", "en"),

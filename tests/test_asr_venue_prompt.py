@@ -105,7 +105,8 @@ def make_asr(monkeypatch, tmp_path):
 
     def make(cfg, probs=None):
         FakeWhisperModel.probs = probs or {"<|en|>": 0.6, "<|de|>": 0.3, "<|fr|>": 0.1}
-        return WhisperASR(cfg.asr, ("de", "en"), model_dir=tmp_path, verify=False)
+        one_model = cfg.with_overrides({"asr.decode_threads": 0})  # the fake is one model (no second copy to load)
+        return WhisperASR(one_model.asr, ("de", "en"), model_dir=tmp_path, verify=False)
 
     return make
 

@@ -368,8 +368,8 @@ class _PromptSpy:
 @pytest.fixture
 def spied(asr, monkeypatch):
     def spy(plain: tuple[list[int], float] | None = None) -> _PromptSpy:
-        s = _PromptSpy(asr.model.model, asr._no_timestamps, plain)
-        monkeypatch.setattr(asr.model, "model", s)
+        s = _PromptSpy(asr._decoder, asr._no_timestamps, plain)
+        monkeypatch.setattr(asr, "_decoder", s)
         return s
     return spy
 
@@ -423,3 +423,19 @@ def test_what_a_plain_transcript_cannot_be():
     assert plain_doubt("Next. Next.", 1.2) == plain_doubt("where is it where is it", 2.0) == "said_twice"
     assert plain_doubt("Lock the front door.", 2.0) == plain_doubt("Hi.", 1.5) == plain_doubt("Next.", 1.2) == ""
     assert plain_doubt("Where is the cafe? The cafe.", 2.4) == ""
+
+
+def test_the_decoder_on_its_own_thread_hears_what_the_encoders_model_hears(cfg, asr):
+    from avatar.asr import WhisperASR
+
+    assert asr._decoder is not asr.model.model  # asr.decode_threads = 1: a copy of the model on one thread
+    one = WhisperASR(cfg.with_overrides({"asr.decode_threads": 0}).asr, cfg.general.languages)
+    assert one._decoder is one.model.model and one._aligner is one.model
+    for clip in ("en_cancel_timer.wav", "de_wie_ist_das_wetter.wav"):
+        pcm = read_wav_16k(DATA / clip)
+        split, same = asr.transcribe(pcm), one.transcribe(pcm)
+        assert (split.text, split.lang) == (same.text, same.lang) and split.text
+        words_split = asr.transcribe(pcm, partial=True, words=True).words
+        words_same = one.transcribe(pcm, partial=True, words=True).words
+        assert [(w.text, w.start, w.end) for w in words_split] == [(w.text, w.start, w.end) for w in words_same]
+        assert words_split

@@ -75,6 +75,7 @@ class WhisperASR:
 
             self.model = WhisperModel(str(folder), device="cpu", compute_type=cfg.compute_type,
                                       cpu_threads=cfg.threads, num_workers=1)
+            self._decoder, self._aligner = self._decoding_model(folder, cfg)
         except (RuntimeError, ValueError, OSError) as exc:
             raise ModelError(f"cannot load the Whisper model from {folder}: {exc}",
                              hint="run `avatar models assemble` to rebuild it from the installed packages") from None
@@ -90,6 +91,26 @@ class WhisperASR:
         self._prompts: dict[str, list[int]] = {}
         self.prompting = True  # False: no venue prompt although words were given (benches compare both)
         self._word_tokenizers: dict[str, Any] = {}
+
+    def _decoding_model(self, folder, cfg):
+        """The model the decoder steps run on (language detection, greedy decoding, word alignment):
+        the encoder's own, or a second copy on `asr.decode_threads` threads. One decode step is a
+        few small matrix products for one token, where a second thread costs more in handing work
+        over than it saves: on the 2-core box the same tokens came 1.8x faster on one thread (short
+        questions ~100 -> ~58 ms, long ones ~450 -> ~250 ms), while the encoder, a few large
+        products, is ~1.9x faster on two (docs/PERF.md, "The decoder on one thread")."""
+        threads = int(getattr(cfg, "decode_threads", 0))
+        if threads <= 0 or threads == cfg.threads:
+            return self.model.model, self.model
+        import copy
+
+        import ctranslate2
+
+        decoder = ctranslate2.models.Whisper(str(folder), device="cpu", compute_type=cfg.compute_type,
+                                             intra_threads=threads, inter_threads=1)
+        aligner = copy.copy(self.model)  # faster-whisper's word alignment, run on the decoding model
+        aligner.model = decoder
+        return decoder, aligner
 
     # -- public -------------------------------------------------------------------------------------
     def renew(self) -> "WhisperASR":
@@ -211,7 +232,7 @@ class WhisperASR:
         budget = token_budget(speech.size / SAMPLE_RATE, len(prompt))
         with self.tracer.span("asr.decode", track="asr", partial=partial, prompt_tokens=len(venue),
                               context_tokens=len(before)) as info:
-            res = self.model.model.generate(enc, [prompt], beam_size=1, max_length=max_length(len(prompt), budget),
+            res = self._decoder.generate(enc, [prompt], beam_size=1, max_length=max_length(len(prompt), budget),
                                             return_scores=True, return_no_speech_prob=True,
                                             suppress_blank=True, suppress_tokens=[-1])[0]
             ids = res.sequences_ids[0]
@@ -276,7 +297,7 @@ class WhisperASR:
 
             tok = self._word_tokenizers[lang] = Tokenizer(self.model.hf_tokenizer, True, "transcribe", lang)
         with self.tracer.span("asr.align", track="asr", partial=partial) as info:
-            found = self.model.find_alignment(tok, [list(text_ids)], enc, frames)[0]
+            found = self._aligner.find_alignment(tok, [list(text_ids)], enc, frames)[0]
             info["words"] = len(found)
         out = []
         for w in found:
@@ -382,7 +403,7 @@ class WhisperASR:
         if len(self.languages) == 1:
             return self.languages[0], 1.0, False
         with self.tracer.span("asr.language", track="asr") as info:
-            probs = dict(self.model.model.detect_language(enc)[0])
+            probs = dict(self._decoder.detect_language(enc)[0])
             lang, prob, used = choose_language(probs, self.languages, prior, seconds * 1000.0,
                                                self.cfg.prior_max_ms, self.cfg.prior_below_prob)
             info.update(lang=lang, prob=round(prob, 3), prior=prior or "", prior_used=used)
