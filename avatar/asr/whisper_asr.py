@@ -20,6 +20,9 @@ pass: `context`, the words already confirmed, go into the prompt after the venue
 then transcribes only the audio after them), and `words=True` aligns each word of the result to
 the audio (cross-attention, faster-whisper's `find_alignment`) so the confirmed audio can be cut
 at a word boundary.
+
+The decoder steps run on a copy of the model with `asr.decode_threads` threads (one), the encoder on
+`asr.threads` (two): each is fastest so (`_decoding_model`).
 """
 from __future__ import annotations
 
@@ -96,9 +99,11 @@ class WhisperASR:
         """The model the decoder steps run on (language detection, greedy decoding, word alignment):
         the encoder's own, or a second copy on `asr.decode_threads` threads. One decode step is a
         few small matrix products for one token, where a second thread costs more in handing work
-        over than it saves: on the 2-core box the same tokens came 1.8x faster on one thread (short
-        questions ~100 -> ~58 ms, long ones ~450 -> ~250 ms), while the encoder, a few large
-        products, is ~1.9x faster on two (docs/PERF.md, "The decoder on one thread")."""
+        over than it saves: on the 2-core box the same tokens came 1.7-1.8x faster on one thread
+        (decode median of short English questions 89 -> 51 ms, of long German ones 295 -> 161 ms),
+        while the encoder, a few large products, is 1.2-1.8x faster on two (docs/PERF.md, "The
+        decoder on one thread"). CTranslate2 fixes a model's threads when it loads: the copy costs
+        ~145 MB. faster-whisper's own transcribe() (the full-window fallback) keeps the encoder's."""
         threads = int(getattr(cfg, "decode_threads", 0))
         if threads <= 0 or threads == cfg.threads:
             return self.model.model, self.model
@@ -233,8 +238,8 @@ class WhisperASR:
         with self.tracer.span("asr.decode", track="asr", partial=partial, prompt_tokens=len(venue),
                               context_tokens=len(before)) as info:
             res = self._decoder.generate(enc, [prompt], beam_size=1, max_length=max_length(len(prompt), budget),
-                                            return_scores=True, return_no_speech_prob=True,
-                                            suppress_blank=True, suppress_tokens=[-1])[0]
+                                         return_scores=True, return_no_speech_prob=True,
+                                         suppress_blank=True, suppress_tokens=[-1])[0]
             ids = res.sequences_ids[0]
             info["tokens"] = len(ids)
             info["plain"] = plain  # without timestamp tokens (asr.plain_decode_*)
