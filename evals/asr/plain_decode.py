@@ -9,16 +9,15 @@ oov_*, are skipped). Each clip is trimmed as the bench trims it and transcribed 
 (the better time kept). Prints the clips whose words differ, then per language and length (under
 or over 2.5 s of audio) the word accuracy, the ASR median and how many transcripts were decoded
 again with timestamps."""
-import glob, json, statistics, sys
+import statistics, sys
 from pathlib import Path
 
 from avatar import config
 from avatar.asr import WhisperASR
 from avatar.asr.word_accuracy import word_errors
-from avatar.audio import read_wav_16k
 from avatar.frames import SAMPLE_RATE
 from avatar.trace import Tracer
-from avatar.vad.speech_span import speech_span
+from evals.asr.clips import clips, trimmed
 
 LIMITS = [int(x) for x in sys.argv[1].split(",")]
 extra = sys.argv[2:]
@@ -26,18 +25,9 @@ cfg = config.load(env={})
 asr = WhisperASR(cfg.asr, cfg.general.languages)
 asr.warmup()
 tracer = asr.tracer = Tracer()
-refs = {Path(k).name: v for k, v in json.load(open("evals/asr/long-references.json")).items()}
-files = sorted(glob.glob("assets/samples/*/*/*.*")) + sorted(glob.glob("evals/asr/joined/*/*.flac"))
-for d in extra:
-    files += sorted(glob.glob(f"{d}/**/*.wav", recursive=True))
-files = [f for f in files if f.endswith((".wav", ".flac")) and not Path(f).name.startswith(("oov_", "background"))]
 totals: dict = {}
-for f in files:
-    pcm = read_wav_16k(f)
-    span = speech_span(pcm) or (0.0, len(pcm) / SAMPLE_RATE)
-    pcm = pcm[max(0, int((span[0] - 0.2) * SAMPLE_RATE)): int((span[1] + 0.1) * SAMPLE_RATE)]
-    ref = refs.get(Path(f).name) or Path(f).stem.replace("_", " ")
-    lang = "de" if "/de/" in f else "en"
+for f, pcm, ref, lang in clips(extra):
+    pcm = trimmed(pcm)
     runs: dict = {}
     for limit in LIMITS * 2:
         asr.cfg.plain_decode_max_ms = limit

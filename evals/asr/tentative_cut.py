@@ -8,36 +8,27 @@ skipped), with 0.5 s of silence before and 1 s after, is fed to the endpointer i
 the loop feeds it; the utterance at the last tentative end before the end of turn (the audio the
 speculative final pass transcribes) is transcribed whole. Prints word accuracy per language and
 setting, and the tentative ends that were not the last (speculative work the loop throws away)."""
-import glob, json, sys
-from pathlib import Path
+import sys
 
 import numpy as np
 
 from avatar import config
 from avatar.asr import WhisperASR
 from avatar.asr.word_accuracy import word_errors
-from avatar.audio import read_wav_16k
 from avatar.events import EndOfTurn, TentativeEnd
 from avatar.frames import SAMPLE_RATE, AudioFrame
 from avatar.vad.endpointer import Endpointer
+from evals.asr.clips import clips
 
 SETTINGS = [int(x) for x in sys.argv[1].split(",")]
 extra = sys.argv[2:]
 cfg = config.load(env={})
 asr = WhisperASR(cfg.asr, cfg.general.languages)
 asr.warmup()
-refs = {Path(k).name: v for k, v in json.load(open("evals/asr/long-references.json")).items()}
-files = sorted(glob.glob("assets/samples/*/*/*.*"))
-for d in extra:
-    files += sorted(glob.glob(f"{d}/**/*.wav", recursive=True))
-files = [f for f in files if f.endswith((".wav", ".flac")) and not Path(f).name.startswith(("oov_", "background"))]
 FRAME = SAMPLE_RATE // 50
 totals: dict = {}
-for f in files:
-    pcm = read_wav_16k(f)
+for f, pcm, ref, lang in clips(extra, joined=False):
     pcm = np.concatenate([np.zeros(SAMPLE_RATE // 2, np.int16), pcm, np.zeros(SAMPLE_RATE, np.int16)])
-    ref = refs.get(Path(f).name) or Path(f).stem.replace("_", " ")
-    lang = "de" if "/de/" in f else "en"
     for ms in SETTINGS:
         endpointer = Endpointer(cfg.with_overrides({"vad.tentative_end_ms": ms}).vad)
         heard, tentative_ends, ended = None, 0, False
