@@ -31,6 +31,7 @@ _CHOICES: dict[str, tuple] = {
     "checks.fallback_answer": ("clause", "retrieval"),
     "checks.decline_follows": ("model", "retrieval"),
     "general.log_level": ("debug", "info", "warning", "error"),
+    "vad.end_wait_rule": ("clauses", "first_word"),
 }
 _RANGES: dict[str, tuple[float, float]] = {
     "vad.webrtc_mode": (0, 3),
