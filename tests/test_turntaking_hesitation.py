@@ -54,10 +54,10 @@ def _rule(vad, rule):
     "bis wann hat die bar freitags auf", "up to what age do kids get the reduced price",  # after a preposition
     "habt ihr auch eine laser tag area", "fährt ein bus vom flughafen zum tierpark",      # German verb first
     "whats your address", "wheres the loo",                      # spoken contractions
-    "Good afternoon, we were wondering whether the museum stays open late on Thursday",  # indirect
-    "Wir möchten gerne wissen, ob wir uns vorher anmelden müssen",
+    "Good afternoon, we were wondering whether the museum stays open late on Thursday.",  # indirect
+    "Wir möchten gerne wissen, ob wir uns vorher anmelden müssen.",
     "Wann hat der Garten im Sommer auf?", "Can I bring my dog in?",  # a particle or "?" at the end
-    "my dad uses a wheel chair how does he get into the water",
+    "my dad uses a wheel chair, how does he get into the water",
 ])
 def test_the_clauses_rule_hears_questions_the_first_word_rule_missed(text, vad):
     assert classify(text, vad).reason == "complete"
@@ -68,6 +68,7 @@ def test_the_clauses_rule_hears_questions_the_first_word_rule_missed(text, vad):
     "where is", "can I", "habt ihr", "habt ihr auch", "in welchem",  # the question is still to come
     "we were wondering whether", "ich möchte wissen ob",
     "darf ich meinen hund mit",   # "mit" without its verb: still a preposition
+    "we would like to know how long it takes to walk",  # a question word inside, no sentence end heard
     "gibt es auf",
 ])
 def test_the_clauses_rule_waits_where_the_question_goes_on(text, vad):

@@ -159,7 +159,10 @@ def _opens_question(words: list[str]) -> bool:
         return False
     if words[0] in QUESTION_WORDS or words[0] in VERB_FIRST:
         return True
-    return len(words) > 1 and words[0] in PREPOSITIONS and words[1] in ASKING_AFTER_PREPOSITION
+    at = 0
+    while at < min(2, len(words) - 1) and words[at] in PREPOSITIONS:  # "bis wann", "up to what age"
+        at += 1
+    return at > 0 and words[at] in ASKING_AFTER_PREPOSITION
 
 
 def _by_clauses(stripped: str) -> str:
@@ -171,7 +174,11 @@ def _by_clauses(stripped: str) -> str:
     body = _after_leading(words)
     clauses = (_after_leading(_words(c, contractions=True)) for c in _CLAUSE_END.split(stripped))
     opened = _opens_question(body) or any(_opens_question(c) for c in clauses)
-    indirect = any(w in INDIRECT or (w in QUESTION_WORDS and w not in AUXILIARIES) for w in words[1:-1])
+    # a question word inside a clause ("... we would like to know how long it takes ...") counts only
+    # where Whisper heard a sentence end: cut off mid-sentence it often writes one anyway, but less
+    # often than not (evals/turns/cut_texts.py)
+    indirect = stripped.endswith((".", "?", "!")) and any(
+        w in INDIRECT or (w in QUESTION_WORDS and w not in AUXILIARIES) for w in words[1:-1])
     if last in FILLERS or stripped.endswith(("...", "…", "-", ",")):
         return "hesitation"
     separable = last in ALWAYS_PARTICLES or bool(PARTICLE_VERBS.get(last, frozenset()) & set(words[:-1]))
