@@ -279,3 +279,25 @@ def test_a_plain_partial_pass_hears_the_latest_words_and_the_final_pass_all(wind
     loop.run_until_done(timeout=20)
     assert asr.partial_lengths and set(asr.partial_lengths) == {partial_samples}  # the utterance is 16000 samples
     assert asr.final_lengths and set(asr.final_lengths) == {16000}
+
+
+class FirstHeardAsEnglishASR(FakeASR):
+    """The speculative pass over the first words hears them as English; the whole question is German."""
+
+    def transcribe(self, pcm, lang=None, partial=False, cancel=None, prior=None):
+        tr = super().transcribe(pcm, lang, partial, cancel, prior)
+        if self.calls == 1:
+            tr.text, tr.lang = "which is datum", "en"
+        return tr
+
+
+def test_a_discarded_speculation_does_not_decide_the_visitors_language():
+    answerer = FakeAnswerer()
+    asr = FirstHeardAsEnglishASR()
+    loop, rec = make_loop([(0.1, SPEECH), (1.0, TENTATIVE), (1.3, RESUMED), (2.0, TENTATIVE), (2.3, END)], 3.5,
+                          answerer=answerer, asr=asr)
+    metrics = loop.run_until_done(timeout=20)
+    assert loop.discarded == 1 and len(metrics) == 1
+    assert answerer.calls[0][1] == "en"  # the speculative turn was answered in what it heard ...
+    assert asr.priors[1] is None  # ... but the question's final pass was not told "English"
+    assert [e.lang for e in rec.of(ev.LanguageChanged)] == ["de"] and metrics[0].lang == "de"

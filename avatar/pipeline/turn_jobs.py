@@ -36,6 +36,7 @@ class TurnJob:
     first_prepared: bool = False  # the reply's first audio was prepared ahead (tts.prefill) or replayed
     asr_info: dict = field(default_factory=dict)  # how its final transcript was made (path, fallback, ...)
     barge_in: bool = False  # its utterance stopped a reply: the visitor took the floor and must hear back
+    heard_lang: str = ""  # its final transcript's language, the visitor's once the turn is confirmed
 
 
 class TurnJobs:

@@ -66,7 +66,8 @@ class TurnRunner:
                 if job.barge_in:  # the visitor stopped the reply to say something: silence is no answer
                     self._ask_again(job, lang)
                 return
-            lang = self._reply_lang(tr.lang)
+            lang = self.visitor.reply_lang(tr.lang)  # remembered when the turn is confirmed (_hold_first_clause)
+            job.heard_lang = tr.lang
             stage = "answer"
             answer = self.stages.answer(tr.text, lang, self.visitor.recent(), job.token, job.id)
             job.marks["answer"] = now()
@@ -108,11 +109,11 @@ class TurnRunner:
             return None
         return tr
 
-    def _reply_lang(self, transcript_lang: str) -> str:
+    def _take_language(self, transcript_lang: str) -> None:
+        """The confirmed turn's language becomes the visitor's (the UI follows a new one)."""
         lang, changed = self.visitor.heard(transcript_lang)
         if changed:
             self.emit(ev.LanguageChanged(now(), lang=lang))
-        return lang
 
     # --- the reply -----------------------------------------------------------------------
     def _clauses(self, job: TurnJob, answer: Answer):
@@ -167,6 +168,7 @@ class TurnRunner:
         while not job.confirmed.wait(0.005):  # speculative reply: held until end of turn
             job.token.raise_if_cancelled()
         job.token.raise_if_cancelled()
+        self._take_language(job.heard_lang)  # the turn is the visitor's: its language is the next turn's prior
         self.floor.reply_starts(job)
         self.emit(ev.ReplyStarted(now(), turn=job.id, question="", lang=answer.lang))
         job.marks["play"] = now()

@@ -45,13 +45,19 @@ class VisitorSession:
         """The language to fail in before a transcript says otherwise (an apology's)."""
         return self.forced() or self.detected or self.languages[0]
 
-    def heard(self, transcript_lang: str) -> tuple[str, bool]:
-        """The reply's language for a transcript in `transcript_lang`, and whether it is a newly
-        detected one (the UI follows it); it becomes the prior of the next turn."""
+    def reply_lang(self, transcript_lang: str) -> str:
+        """The reply's language for a transcript in `transcript_lang` (nothing is remembered)."""
         if self.lang == "auto" and transcript_lang in self.languages:
-            lang = transcript_lang
-        else:
-            lang = self.forced() or self.languages[0]
+            return transcript_lang
+        return self.forced() or self.languages[0]
+
+    def heard(self, transcript_lang: str) -> tuple[str, bool]:
+        """A turn in `transcript_lang` was taken (its end confirmed): the reply's language, and whether
+        it is a newly detected one (the UI follows it); it becomes the prior of the next turn. Not
+        for a speculative transcript whose turn may still be discarded: the visitor who goes on
+        speaking must not have a half-heard "Welches Datum" (heard as English) decide the language
+        of the whole question."""
+        lang = self.reply_lang(transcript_lang)
         changed = self.lang == "auto" and lang != self.detected
         if changed:
             self.detected = lang

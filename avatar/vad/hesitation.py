@@ -8,15 +8,19 @@ Two rules (`vad.end_wait_rule`):
 - "clauses" (default): a question is recognized where its clause starts, after a greeting or an
   "and" ("Excuse me, is there ...", "und was kostet das"), after a preposition ("bis wann hat ...",
   "up to what age ..."), from a German verb-first question ("habt ihr ...", "fährt ein Bus ..."), in
-  the spoken contractions ("whats", "gibts") and in an indirect question ("... wondering whether ...",
-  "... möchten wissen, ob ..."). A question that ends on a separable German particle whose verb it
+  the spoken contractions ("whats", "gibts"), and from a question word inside a clause where Whisper
+  heard the sentence end ("... wondering whether the museum stays open late.", "... möchten wissen,
+  ob wir uns anmelden müssen."). A question that ends on a separable German particle whose verb it
   holds ("Wann hat der Zoo im Winter auf") or on Whisper's "?" ("Can I bring my dog in?") is not a
   hesitation; words after which a question goes on ("where is", "can I", "habt ihr auch") keep the
   normal wait.
 - "first_word" (before 2026-12-05): a question only when its first word asks or it ends in "?".
-On the hand-written dev packs' questions (evals/turns/end_wait.py) the clauses rule takes 96 % of
-English and 89 % of German questions as complete (first word: 87 / 79 %) and 34 / 29 % of the
-words inside a question (first word: 42 / 38 %).
+On the hand-written dev packs' questions (evals/turns/end_wait.py) the clauses rule takes 94 % of
+English and 88 % of German questions as complete (first word: 87 / 79 %), and 34 / 28 % of the word
+ends inside a question (first word: 42 / 38 %). On Whisper's partial text of long questions cut off
+after a word (evals/turns/cut_texts.py) it takes more of the cuts as complete (English 33 % against
+20 %, German 11 % against 8 %): a visitor who stops mid-sentence for longer than the short wait is
+answered too soon more often (docs/PERF.md, "The end-of-turn wait").
 """
 from __future__ import annotations
 
