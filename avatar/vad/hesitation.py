@@ -67,7 +67,7 @@ PREPOSITIONS = frozenset({
     "bis", "ab", "seit", "um", "in", "an", "auf", "für", "mit", "zu", "von", "aus", "nach",
     "up", "to", "from", "at", "for", "with", "since", "until", "till", "on", "of", "by",
 })
-ASKING_AFTER_PREPOSITION = QUESTION_WORDS | {"welchem", "wieviele", "wie"}
+ASKING_AFTER_PREPOSITION = QUESTION_WORDS | {"welchem", "wieviele"}
 # finite verbs that open a German yes/no question (the English ones are in QUESTION_WORDS), and
 # English auxiliaries QUESTION_WORDS lacks
 VERB_FIRST = frozenset({
@@ -106,6 +106,7 @@ PARTICLE_VERBS = {
     "aus": frozenset({"sieht", "sehen", "leiht", "leihen", "gibt", "geht", "fällt", "füllt", "füllen"}),
 }
 ALWAYS_PARTICLES = frozenset({"vorbei", "zurück", "los", "weg", "rein", "raus", "hin", "her"})
+ASKING_VERBS = QUESTION_WORDS | VERB_FIRST
 RULES = ("clauses", "first_word")
 
 _WORD = re.compile(r"[\w'-]+", re.UNICODE)
@@ -161,7 +162,7 @@ def _after_leading(words: list[str]) -> list[str]:
 def _opens_question(words: list[str]) -> bool:
     if not words:
         return False
-    if words[0] in QUESTION_WORDS or words[0] in VERB_FIRST:
+    if words[0] in ASKING_VERBS:
         return True
     at = 0
     while at < min(2, len(words) - 1) and words[at] in PREPOSITIONS:  # "bis wann", "up to what age"
@@ -195,6 +196,6 @@ def _by_clauses(stripped: str) -> str:
     verb_last = any(w in INDIRECT for w in words[:-2])  # "..., ob wir uns anmelden müssen": a German clause ends on its verb
     if last in QUESTION_WORDS or (last in VERB_FIRST and not verb_last) or last in INDIRECT or last in NOT_LAST:
         return "default"  # "where is", "ich möchte wissen ob": the question is still to come
-    if len(words) >= 2 and words[-2] in (QUESTION_WORDS | VERB_FIRST) and last in SUBJECTS:
+    if len(words) >= 2 and words[-2] in ASKING_VERBS and last in SUBJECTS:
         return "default"  # "can I", "habt ihr"
     return "complete" if (opened or indirect) and len(body) >= 2 else "default"

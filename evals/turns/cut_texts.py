@@ -44,7 +44,7 @@ def main() -> None:
         pcm = trimmed(pcm)
         if len(pcm) < 2.5 * SAMPLE_RATE:
             continue
-        whole = asr.transcribe(pcm, lang=lang, words=True, context="")
+        whole = asr.transcribe(pcm, lang=lang, words=True)
         ends = [w.end for w in whole.words[:-1]]
         for cut in [*ends, None]:
             audio = pcm if cut is None else np.concatenate([pcm[: int(cut * SAMPLE_RATE)], PAUSE])
