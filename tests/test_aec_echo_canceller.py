@@ -301,7 +301,7 @@ def test_an_echo_whose_delay_jumps_is_still_a_clean_path_and_a_visitor_over_it_a
     echo's frames reached 0.9, the path hovered at the clean-path line, and a visitor talking over
     the reply pulled it under (each of his frames counted as echo the played signal did not explain).
     His voice then went back to the detector's own verdict, which over two voices in pieces stays
-    low, and the reply played on over "Where are the toilets?" (docs/PERF.md, twentieth session).
+    low, and the reply played on over "Where are the toilets?" (docs/PERF.md, "The clean path").
     Matched in pieces, the jittered echo is a clean path; a visitor louder than the echo can be does
     not change what the path is; and on it every frame of his that the canceller kept is a voice."""
     start = int(0.5 * SR)

@@ -265,7 +265,7 @@ def test_a_visitor_talking_over_the_reply_still_stops_it_through_the_echo_path(p
     process holds twice the Python objects and the collector's full passes stalled the audio
     callbacks). Since the loaded heap is frozen (avatar/pipeline/heap.py) and a double-talk frame on
     a clean echo path counts as a voice (EchoCanceller.near_end), 6 of 6 first tries in the suite's
-    order (docs/PERF.md, 2026-12-02). A visitor who is not heard says it again, so the test still
+    order (docs/PERF.md, "Echo cancellation and barge-in"). A visitor who is not heard says it again, so the test still
     gives the scene a second, fresh try; a kiosk that misses both fails it."""
     first = tmp_path / "first"
     first.mkdir()

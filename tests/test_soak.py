@@ -118,8 +118,8 @@ def test_short_real_soak_answers_and_ignores_noise():
     assert recs[1]["replies"] >= 1  # the question before the interruption was answered
     assert recs[1]["overlay"].startswith("visitor_") and 0.4 <= recs[1]["overlay_at_s"] <= 1.0
     # the first reply of the session is never stopped by its own echo; it may still pause once on it
-    # (the canceller's first-reply leak, docs/PERF.md "The first reply pausing on its own echo"): in
-    # 2026-12-02's batches 6 of 34 runs under load paused it once, none twice. That rate is the soak's
+    # (the canceller's first-reply leak, docs/PERF.md "Echo cancellation and barge-in"): in
+    # one day's batches 6 of 34 runs under load paused it once, none twice. That rate is the soak's
     # to measure (its report counts pauses per turn), not a coin this test throws in CI
     assert recs[0]["overlay"] == "" and recs[0]["pauses"] <= 1 and recs[0]["barge_in_stops"] == 0
     assert recs[0]["miss"] == "", recs[0]["miss"]
