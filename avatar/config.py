@@ -68,6 +68,42 @@ _RANGES: dict[str, tuple[float, float]] = {
     "tts.prefill_max_s": (0.0, 36000.0),
     "answer.semantic_weight": (0.0, 5.0),
     "general.knowledge_check_s": (0.0, 86400.0),
+    # Upper bounds well past any sensible value: a typo of a few zeros (pad_frames=100000000 silenced
+    # every turn) is refused instead of accepted.
+    "budget.*": (0, 60000),
+    "audio.output_latency_ms": (0.0, 1000.0),
+    "audio.output_buffer_ms": (0.0, 2000.0),
+    "vad.speech_start_ms": (0, 5000),
+    "vad.min_speech_ms": (0, 5000),
+    "vad.tentative_end_ms": (0, 5000),
+    "vad.end_of_turn_ms": (0, 10000),
+    "vad.hesitation_end_ms": (0, 10000),
+    "vad.complete_end_ms": (0, 10000),
+    "vad.preroll_ms": (0, 5000),
+    "asr.beam_size": (0, 32),
+    "asr.partial_interval_ms": (0, 30000),
+    "asr.pad_frames": (0, 3000),
+    "tts.length_scale": (0.0, 10.0),
+    "tts.espeak_rate": (0, 1000),
+    "tts.min_clause_chars": (0, 1000),
+    "tts.first_breath_chars": (0, 1000),
+    "tts.cache_clauses": (0, 100000),
+    "answer.top_k": (0, 100),
+    "answer.history_turns": (0, 100),
+    "answer.min_score": (0.0, 1000.0),
+    "llm.steps_per_block": (0, 4096),
+    "llm.max_ms": (0.0, 60000.0),
+    "checks.max_redecodes": (0, 10),
+    "checks.max_extra_ratio": (0.0, 100.0),
+    "checks.max_reply_chars": (0, 10000),
+    "checks.max_reply_words": (0, 2000),
+    "checks.prior_decode_ms": (0.0, 60000.0),
+    "checks.prior_check_ms": (0.0, 60000.0),
+    "pipeline.barge_in_min_ms": (0, 10000),
+    "pipeline.barge_in_onset_ms": (0.0, 10000.0),
+    "pipeline.visitor_timeout_s": (0.0, 86400.0),
+    "pipeline.stage_timeout_s": (0.0, 600.0),
+    "echo.delay_ms": (0.0, 1000.0),
 }
 # Numbers where 0 means nothing sensible (a zero timeout, an empty beam); "section.*" = every key.
 _POSITIVE = {
@@ -221,8 +257,9 @@ def _check(dotted: str, default: Any, value: Any, origin: str) -> Any:
     if dotted in _FIXED and value != _FIXED[dotted]:
         raise ConfigError(f"{where} must be {_FIXED[dotted]}, got {value!r}",
                           hint="the pipeline runs at 16 kHz; devices and files at other rates are converted")
-    if dotted in _RANGES:
-        lo, hi = _RANGES[dotted]
+    bounds = range_of(dotted)
+    if bounds is not None and isinstance(value, (int, float)) and not isinstance(value, bool):
+        lo, hi = bounds
         if not lo <= value <= hi:
             raise ConfigError(f"{where} must lie between {lo} and {hi}, got {value!r}")
     elif isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
@@ -242,6 +279,11 @@ def _check(dotted: str, default: Any, value: Any, origin: str) -> Any:
             log.warning("%s is %d but this machine has %d cores; using %d", where, value, cores, cores)
             value = cores
     return value
+
+
+def range_of(dotted: str) -> tuple[float, float] | None:
+    """The allowed (low, high) of a numeric setting, None where it has none (thread counts are capped instead)."""
+    return _RANGES.get(dotted) or _RANGES.get(f"{dotted.split('.')[0]}.*")
 
 
 _KIND = {str: "texts", int: "whole numbers", float: "numbers", bool: "true/false values"}

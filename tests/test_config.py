@@ -147,3 +147,31 @@ def test_incremental_recognition_is_on_for_english_only_by_default():
     cfg = config.load(env={})
     assert cfg.asr.incremental is True and cfg.asr.incremental_languages == ["en"]
     assert config.load(sets=["asr.incremental=false"], env={}).asr.incremental is False
+
+
+def _numeric_defaults():
+    import tomllib
+    data = tomllib.loads(config.DEFAULTS_FILE.read_text(encoding="utf-8"))
+    return [(f"{s}.{k}", v) for s, values in data.items() for k, v in values.items()
+            if isinstance(v, (int, float)) and not isinstance(v, bool)]
+
+
+@pytest.mark.parametrize("key, default", _numeric_defaults())
+def test_every_numeric_setting_has_an_upper_bound_checked_at_load(key, default):
+    if key in config._THREADS:  # thread counts are capped to the machine's cores instead
+        assert config.load(sets=[f"{key}=100000"], env={}).get(key) <= (config.os.cpu_count() or 1)
+        return
+    bounds = config.range_of(key)
+    assert bounds is not None, f"{key} has no range in avatar/config.py"
+    lo, hi = bounds
+    assert lo <= default <= hi
+    too_big = hi * 10 + 1 if hi > 0 else 1
+    with pytest.raises(ConfigError) as err:
+        config.load(sets=[f"{key}={too_big!r}"], env={})
+    assert key in str(err.value) and "between" in str(err.value)
+    assert config.load(sets=[f"{key}={hi!r}"], env={}).get(key) == hi
+
+
+def test_a_huge_pad_frames_is_refused_with_its_range():
+    with pytest.raises(ConfigError, match=r"asr.pad_frames.*between 0 and 3000, got 100000000"):
+        config.load(sets=["asr.pad_frames=100000000"], env={})

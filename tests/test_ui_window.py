@@ -19,12 +19,13 @@ from avatar.ui.window import KioskWindow  # noqa: E402
 
 
 PIN = "5831"
+PIN_HASH = hash_pin(PIN)  # once per module: at the real iteration floor (a weaker hash is refused)
 
 
 @pytest.fixture
 def cfg(tmp_path):
-    # the operator's PIN as a hash (few iterations: tests stay fast); no PIN file of this machine is read
-    return config.load(env={}).with_overrides({"kiosk.admin_pin_hash": hash_pin(PIN, iterations=1000),
+    # the operator's PIN as a hash; no PIN file of this machine is read
+    return config.load(env={}).with_overrides({"kiosk.admin_pin_hash": PIN_HASH,
                                                "kiosk.admin_pin_file": str(tmp_path / "no-pin-here")})
 
 
@@ -241,6 +242,13 @@ def test_events_from_a_worker_thread_arrive_on_the_gui_thread(qtbot, cfg, loop):
     assert w.subtitles.visitor_text.startswith("hello")
 
 
+def press_h(window):
+    """The window's own H shortcut fires (offscreen windows are never active, so a key click would not reach it)."""
+    from PySide6.QtGui import QKeySequence, QShortcut
+    (shortcut,) = [s for s in window.findChildren(QShortcut) if s.key() == QKeySequence(Qt.Key_H)]
+    shortcut.activated.emit()
+
+
 def test_hud_toggles_and_is_on_in_debug_mode(qtbot, cfg, loop):
     w = make_window(qtbot, cfg, loop)
     assert not w.hud.isVisible()
@@ -248,6 +256,23 @@ def test_hud_toggles_and_is_on_in_debug_mode(qtbot, cfg, loop):
     assert w.hud.isVisible()
     d = make_window(qtbot, cfg, loop, debug=True)
     assert d.hud.isVisible() and d.debug_panel.isVisible()
+    press_h(d)  # debug mode: the key works for anyone
+    assert not d.hud.isVisible()
+
+
+def test_the_h_key_of_a_kiosk_shows_the_hud_only_after_the_admin_pin(qtbot, cfg, loop):
+    w = make_window(qtbot, cfg, loop, kiosk=True)
+    exits = []
+    w.exit_requested.connect(lambda: exits.append(True))
+    press_h(w)
+    assert not w.hud.isVisible() and w.pin_dialog is not None and w.pin_dialog.isVisible()
+    w.pin_dialog.field.setText("0000")
+    assert w.pin_dialog.submit() is False and not w.hud.isVisible()
+    w.pin_dialog.field.setText(PIN)
+    assert w.pin_dialog.submit() is True
+    assert w.hud.isVisible() and w.isVisible() and not exits  # the HUD, not the exit
+    press_h(w)  # from now on the key toggles it
+    assert not w.hud.isVisible()
 
 
 def test_debug_panel_shows_p50_and_p95_over_the_run(qtbot, cfg, loop):

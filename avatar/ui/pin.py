@@ -23,6 +23,8 @@ from avatar.trace import now
 
 SCHEME = "pbkdf2_sha256"
 ITERATIONS = 200_000
+# A 4-digit PIN has 10,000 values: below this floor a stolen hash falls to a search in seconds.
+MIN_ITERATIONS = ITERATIONS
 MIN_DIGITS, MAX_DIGITS = 4, 12  # the on-screen keypad has digits only; its field holds 12
 FREE_TRIES = 3
 FIRST_LOCK_S = 30.0
@@ -58,10 +60,15 @@ def _parse(stored: str, where: str) -> tuple[int, bytes, bytes]:
         out = int(iterations), base64.b64decode(salt, validate=True), base64.b64decode(digest, validate=True)
         if out[0] < 1 or not out[1] or len(out[2]) != 32:
             raise ValueError(stored)
-        return out
     except ValueError:
         raise ConfigError(f"{where} is not a PIN hash (expected {SCHEME}$...)",
                           hint="set the PIN again with `avatar admin set-pin`; a plain PIN is never read") from None
+    if out[0] < MIN_ITERATIONS:
+        raise ConfigError(f"{where} uses {out[0]:,} PBKDF2 iterations, fewer than the {MIN_ITERATIONS:,} "
+                          f"a PIN of a few digits needs",
+                          hint="make a new hash with `avatar admin set-pin` (or `avatar admin set-pin --print` "
+                               "for kiosk.admin_pin_hash)")
+    return out
 
 
 def verify_pin(pin: str, stored: str, where: str = "the admin PIN hash") -> bool:

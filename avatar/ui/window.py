@@ -53,6 +53,7 @@ class KioskWindow(KioskLayout, QWidget):
         self.current_turn: int | None = None
         self._reply_text = ""  # the whole reply, shown if its clauses never arrive
         self._unlocked = False
+        self._debug_keys = debug  # H (the HUD) for everyone only in debug mode; otherwise after the admin PIN
         self.starting = False  # models still loading: the status chip says so
         self._notice_texts: list[tuple[str, str]] = []  # operator notices: (locale key or "", text as given)
         self.pin_dialog: PinDialog | None = None
@@ -101,7 +102,7 @@ class KioskWindow(KioskLayout, QWidget):
 
     def _install_shortcuts(self) -> None:
         QShortcut(QKeySequence("Ctrl+Alt+Q"), self, activated=self.open_admin)
-        QShortcut(QKeySequence(Qt.Key_H), self, activated=self.toggle_hud)
+        QShortcut(QKeySequence(Qt.Key_H), self, activated=self.hud_key)
         QShortcut(QKeySequence(Qt.Key_D), self, activated=self.toggle_debug_panel)
 
     # --- kiosk operation ------------------------------------------------------------------------
@@ -120,12 +121,24 @@ class KioskWindow(KioskLayout, QWidget):
     def _screens_changed(self, *_args) -> None:
         QTimer.singleShot(0, self.place_on_screen)  # after Qt has moved the window off a lost screen
 
-    def open_admin(self) -> None:
+    def open_admin(self, then=None) -> None:
+        """The PIN dialog; a right PIN calls `then` (default: leave the kiosk)."""
         if self.pin_dialog is not None and self.pin_dialog.isVisible():
             return
         self.pin_dialog = PinDialog(self._stored_pin(), self.strings, self.pin_lock, self)
-        self.pin_dialog.unlocked.connect(self._unlock)
+        self.pin_dialog.unlocked.connect(then or self._unlock)
         self.pin_dialog.open()
+
+    def hud_key(self) -> None:
+        """The H key: a visitor must not open the operator's view, so outside debug mode it asks for the PIN once."""
+        if self._debug_keys:
+            self.toggle_hud()
+        else:
+            self.open_admin(then=self._unlock_debug_keys)
+
+    def _unlock_debug_keys(self) -> None:
+        self._debug_keys = True
+        self.toggle_hud()
 
     def _stored_pin(self) -> StoredPin:
         """Read at each opening, so a PIN set while the kiosk runs counts; a broken one counts as none."""
