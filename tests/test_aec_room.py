@@ -5,14 +5,14 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from avatar.bench.room import ROOMS, Utterance, impulse_response, level_dbfs, room, simulate_mic, speech_bounds
+from avatar.bench.room import ROOMS, Utterance, delay_jumps, echo_of, impulse_response, level_dbfs, room, simulate_mic, speech_bounds
 from avatar.errors import ConfigError
 from avatar.frames import SAMPLE_RATE
 
 SR = SAMPLE_RATE
 
 
-@pytest.mark.parametrize("name", list(ROOMS))
+@pytest.mark.parametrize("name", [name for name, spec in ROOMS.items() if spec.rt60_s > 0])
 def test_impulse_response_has_direct_path_and_decays_with_rt60(name):
     spec = room(name)
     h = impulse_response(spec, seed=0, system_delay_ms=10.0)
@@ -23,6 +23,27 @@ def test_impulse_response_has_direct_path_and_decays_with_rt60(name):
     early, late = tail[: len(tail) // 10], tail[-len(tail) // 10:]
     # 60 dB of decay over rt60: the last tenth is some 50 dB below the first
     assert 10 * np.log10(np.sum(early ** 2) / np.sum(late ** 2)) > 40
+
+
+def test_the_loopback_is_one_delayed_copy_whose_delay_jumps_and_its_echo_can_be_taken_away_again():
+    """The live loopback's condition (tests/test_devices_live.py): no ring, the echo at the reply's
+    level, a delay jumping 0-25 ms; the bench's loudspeaker subtracts a stopped stretch's echo, so the
+    jittered echo must be linear in what was played."""
+    spec = room("loopback")
+    h = impulse_response(spec, system_delay_ms=40.0)
+    assert np.count_nonzero(h) == 1 and h.size == round(40.0 * SR / 1000) + 1
+    jumps = delay_jumps(spec.jitter_ms, 4 * SR, seed=3)
+    assert jumps.min() >= 0 and jumps.max() <= spec.jitter_ms * SR / 1000
+    assert 20 <= np.count_nonzero(np.diff(jumps)) <= 100  # a new delay every 40-120 ms, mostly a new value
+    assert delay_jumps(0.0, SR) is None and delay_jumps(spec.jitter_ms, SR, seed=3).tolist() == jumps[:SR].tolist()
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal(SR), rng.standard_normal(SR)
+    both = echo_of(a + b, h, 1000, 2 * SR, jumps)
+    assert np.allclose(both, echo_of(a, h, 1000, 2 * SR, jumps) + echo_of(b, h, 1000, 2 * SR, jumps))
+    plain = echo_of(a, h, 1000, 2 * SR)  # without jumps: the impulse response's own echo
+    assert np.allclose(plain[640:SR], 10 ** (spec.echo_gain_db / 20) * a[:SR - 640])
+    shifted = echo_of(a, h, 1000, 2 * SR, jumps)
+    assert not np.allclose(shifted, plain) and np.abs(shifted).max() <= np.abs(plain).max() + 1e-9
 
 
 def test_bigger_reverberant_rooms_have_longer_impulse_responses():

@@ -31,6 +31,7 @@ from avatar.frames import SAMPLE_RATE, AudioFrame
 from avatar.stats import percentile_ms
 from avatar.trace import now
 
+DEFAULT_SER_DB = (0.0, 10.0)  # the visitor's level over the echo, drawn per turn, unless the room has its own
 _SER_BANDS = {"below -5 dB": (-99.0, -5.0), "-5..0 dB": (-5.0, 0.0), "0..5 dB": (0.0, 5.0), "5 dB and up": (5.0, 99.0)}
 
 
@@ -56,21 +57,24 @@ class TurnResult:
 
 def run_echo_bench(cfg, room_name: str = "office", n_turns: int = 50, seed: int = 0, *,
                    partials: str = "none", echo_cancellation: bool = True, system_delay_ms: float = 40.0,
-                   ser_db: tuple[float, float] = (0.0, 10.0), policy: str = "loop",
-                   measure_erle_too: bool = True) -> dict[str, Any]:
-    """Run `n_turns` simulated turns in `room_name` ('all': every room); a JSON-ready report."""
+                   ser_db: tuple[float, float] | None = None, policy: str = "loop",
+                   measure_erle_too: bool = True, replies: str = "recorded") -> dict[str, Any]:
+    """Run `n_turns` simulated turns in `room_name` ('all': every room); a JSON-ready report.
+    With the recorded replies (the default) the same code, room and seed give the same figures."""
     if room_name == "all":
         rooms = {name: run_echo_bench(cfg, name, n_turns, seed, partials=partials,
                                       echo_cancellation=echo_cancellation, system_delay_ms=system_delay_ms,
-                                      ser_db=ser_db, policy=policy, measure_erle_too=measure_erle_too)
+                                      ser_db=ser_db, policy=policy, measure_erle_too=measure_erle_too,
+                                      replies=replies)
                  for name in ROOMS}
         return {"rooms": {name: {k: v for k, v in r.items() if k != "turns"} for name, r in rooms.items()},
                 "turns": {name: r["turns"] for name, r in rooms.items()}}
     if n_turns < 1:
         raise AvatarError("the echo bench needs at least one turn", hint="use --turns 50 or more")
     spec = room(room_name)
+    ser_db = tuple(ser_db) if ser_db is not None else spec.ser_db or DEFAULT_SER_DB
     rng = np.random.default_rng(seed)
-    replies = reply_audio(cfg)
+    replies = reply_audio(cfg, replies)
     visitors, backchannels = _clips("visitor_"), _clips("backchannel_")
     noise = _clips("background_noise")
     h = impulse_response(spec, seed=seed, system_delay_ms=system_delay_ms)
@@ -93,7 +97,8 @@ def run_echo_bench(cfg, room_name: str = "office", n_turns: int = 50, seed: int 
         at_s = float(rng.uniform(0.8, max(1.0, reply.size / SAMPLE_RATE - 1.5)))
         ser = float(rng.uniform(*ser_db))
         result = simulate_turn(cfg, i, kind, text, reply, clip, at_s, ser, h, noise[0][1] if noise else None,
-                               aec, endpointer, frame_n, clock, partials, rng, policy, asr)
+                               aec, endpointer, frame_n, clock, partials, rng, policy, asr,
+                               jitter_ms=spec.jitter_ms, jitter_seed=seed * 1000 + i)
         results.append(result)
         clock += result.pop("duration_s")
     wall_s = now() - start
@@ -153,7 +158,8 @@ def _summarize(cfg, room_name, turns, aec, partials, policy, echo_cancellation, 
         "room": room_name,
         "reply_voice": reply_voice(),
         "rt60_s": spec.rt60_s,
-        "drr_db": round(spec.drr_db, 1),
+        "drr_db": None if spec.rt60_s <= 0 else round(spec.drr_db, 1),
+        "jitter_ms": spec.jitter_ms,
         "turns_total": len(turns),
         "turns_by_kind": {k: len(v) for k, v in by_kind.items()},
         "echo_cancellation": echo_cancellation and aec.active,

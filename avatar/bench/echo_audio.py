@@ -1,6 +1,11 @@
-"""What the echo bench plays and hears: the avatar's replies (the project's TTS, else piper's
-English voice, else recorded speech), the visitors' recorded questions and backchannels
-(tests/data/echo/), and the room's background noise."""
+"""What the echo bench plays and hears: the avatar's replies, the visitors' recorded questions and
+backchannels (tests/data/echo/), and the room's background noise.
+
+The replies are by default the project's voice recorded once (tests/data/echo/reply_<i>_<lang>.flac,
+the texts of REPLIES): piper's synthesis differs a little every run, and with fresh replies two runs
+of the same code and seed gave ERLE 36-50 dB and own-echo pauses 6 and 0 (docs/PERF.md), so a
+change could not be judged. `replies="tts"` synthesizes them fresh (the project's TTS, else piper's
+English voice, else recorded visitor speech), as the bench did before."""
 from __future__ import annotations
 
 import logging
@@ -50,17 +55,43 @@ def _clips(prefix: str) -> list[tuple[str, np.ndarray]]:
     return out
 
 
-def reply_audio(cfg) -> list[np.ndarray]:
-    """The replies as the avatar would say them (the project's TTS, else piper's English voice,
-    else recorded speech), 16 kHz int16."""
-    if "replies" not in _REPLY_CACHE:
-        for source, make in (("project tts", lambda: _replies_from_project_tts(cfg)), ("piper en_US-joe", _replies_from_piper),
-                             ("recorded speech", _replies_from_recordings)):
+REPLY_SOURCES = ("recorded", "tts")
+
+
+def reply_audio(cfg, replies: str = "recorded") -> list[np.ndarray]:
+    """The replies as the avatar says them, 16 kHz int16: "recorded" (the default, the same samples
+    every run) or "tts" (synthesized now: the project's TTS, else piper's English voice, else
+    recorded visitor speech)."""
+    if replies not in REPLY_SOURCES:
+        raise AvatarError(f"unknown reply source {replies!r}", hint=f"one of {', '.join(REPLY_SOURCES)}")
+    if _REPLY_CACHE.get("kind") != replies:
+        makers = (("recorded project voice", _recorded_replies),) if replies == "recorded" else (
+            ("project tts", lambda: _replies_from_project_tts(cfg)), ("piper en_US-joe", _replies_from_piper),
+            ("recorded speech", _replies_from_recordings))
+        for source, make in makers:
             audio = make()
             if audio:
-                _REPLY_CACHE["replies"], _REPLY_CACHE["source"] = audio, source
+                _REPLY_CACHE.update(replies=audio, source=source, kind=replies)
                 break
     return _REPLY_CACHE["replies"]
+
+
+def recorded_reply_paths() -> list:
+    """The recorded replies, in the order of REPLIES."""
+    return [CLIPS_DIR / f"reply_{i}_{lang}.flac" for i, (lang, _) in enumerate(REPLIES)]
+
+
+def _recorded_replies() -> list[np.ndarray]:
+    import soundfile as sf
+
+    out = []
+    for path in recorded_reply_paths():
+        if not path.is_file():
+            raise AvatarError(f"recorded reply {path} is missing",
+                              hint="restore tests/data/echo/ from git, or run the bench with --replies tts")
+        pcm, sr = sf.read(str(path), dtype="int16")
+        out.append(_to16k(pcm, sr))
+    return out
 
 
 def _replies_from_project_tts(cfg) -> list[np.ndarray]:

@@ -9,7 +9,7 @@ import numpy as np
 
 from avatar import events as ev
 from avatar.bench.echo_audio import NOISE_DB, _noise
-from avatar.bench.room import convolve, level_dbfs, speech_bounds
+from avatar.bench.room import delay_jumps, echo_of, level_dbfs, speech_bounds
 from avatar.errors import AvatarError
 from avatar.frames import SAMPLE_RATE, AudioFrame
 from avatar.pipeline.barge_in import PAUSE, RESUME, STOP, BargeIn, BargeInRule, rule_from_config
@@ -19,8 +19,8 @@ from avatar.vad.backchannel import backchannel_rule
 class SimulatedLoudspeaker:
     """The reply playing into the room: what it plays is the canceller's reference, its echo is in the mic."""
 
-    def __init__(self, reply: np.ndarray, at: int, n: int, h: np.ndarray):
-        self.reply, self.h, self.n = reply.astype(np.float64), h, n
+    def __init__(self, reply: np.ndarray, at: int, n: int, h: np.ndarray, jumps: np.ndarray | None = None):
+        self.reply, self.h, self.n, self.jumps = reply.astype(np.float64), h, n, jumps
         self.played = np.zeros(n)
         self.echo = np.zeros(n)
         self.pos = 0  # reply samples played before the current segment
@@ -36,7 +36,7 @@ class SimulatedLoudspeaker:
     def stop(self, k: int) -> None:
         """Silent from sample k on (what the device already holds still plays up to k)."""
         if self.start <= k < self.until:
-            self.echo[k:] -= convolve(self.played[k:self.until], self.h, self.n - k)
+            self.echo[k:] -= echo_of(self.played[k:self.until], self.h, k, self.n - k, self.jumps)
             self.played[k:self.until] = 0.0
             self.until = k
 
@@ -48,7 +48,7 @@ class SimulatedLoudspeaker:
     def _play_from(self, k: int) -> None:
         seg = self.reply[self.pos:][: self.n - k]
         self.played[k:k + seg.size] = seg
-        self.echo[k:] += convolve(seg, self.h, self.n - k)
+        self.echo[k:] += echo_of(seg, self.h, k, self.n - k, self.jumps)
         self.start, self.until = k, k + seg.size
 
 
@@ -74,11 +74,13 @@ def policy_rule(cfg, policy: str, frame_ms: float) -> BargeInRule:
 
 
 def simulate_turn(cfg, index, kind, text, reply, clip, at_s, ser_db, h, noise, aec, endpointer,
-                  frame_n, clock, partials, rng, policy: str = "loop", asr=None) -> dict:
+                  frame_n, clock, partials, rng, policy: str = "loop", asr=None, jitter_ms: float = 0.0,
+                  jitter_seed: int = 0) -> dict:
     """One turn, closed loop: the reply plays from 0.3 s until it ends or the visitor stops it; the
-    voice loop's barge-in rule (`policy_rule`) decides frame by frame."""
+    voice loop's barge-in rule (`policy_rule`) decides frame by frame. `jitter_ms`: the echo's delay
+    jumps by up to this much (`Room.jitter_ms`, drawn from `jitter_seed`)."""
     turn = _ClosedLoopTurn(cfg, kind, text, reply, clip, at_s, ser_db, h, noise, aec, endpointer, frame_n, clock,
-                           partials, rng, policy, asr)
+                           partials, rng, policy, asr, jitter_ms, jitter_seed)
     for k in range(0, turn.n, frame_n):
         turn.frame(k)
     return turn.result(index)
@@ -89,14 +91,14 @@ class _ClosedLoopTurn:
     and the partial transcripts heard so far, and what the barge-in rule did."""
 
     def __init__(self, cfg, kind, text, reply, clip, at_s, ser_db, h, noise, aec, endpointer, frame_n, clock,
-                 partials, rng, policy, asr):
+                 partials, rng, policy, asr, jitter_ms=0.0, jitter_seed=0):
         self.cfg, self.kind, self.text, self.clip, self.ser_db = cfg, kind, text, clip, ser_db
         self.aec, self.endpointer, self.frame_n, self.clock = aec, endpointer, frame_n, clock
         self.partials, self.asr = partials, asr
         reply_at = int(0.3 * SAMPLE_RATE)
         n = reply_at + reply.size + int(1.2 * SAMPLE_RATE)
         self.n = n = n - n % frame_n
-        self.speaker = SimulatedLoudspeaker(reply, reply_at, n, h)
+        self.speaker = SimulatedLoudspeaker(reply, reply_at, n, h, delay_jumps(jitter_ms, n, jitter_seed))
         self.near = np.zeros(n)
         self.first_word: float | None = None
         # the visitor relative to the echo

@@ -45,8 +45,9 @@ def measure_erle(room_name: str, reply: np.ndarray, make_canceller: Callable[[],
                  system_delay_ms: float = 40.0, frame_ms: int = 20, skip_s: float = 2.0,
                  noise_db: float = -70.0, seed: int = 0) -> ErleResult:
     """Play `reply` (int16) in a simulated room, echo only, through a fresh canceller frame by frame."""
-    h = impulse_response(room(room_name), seed=seed, system_delay_ms=system_delay_ms)
-    sim = simulate_mic(reply, h, reply_at_s=0.5, noise_db=noise_db, seed=seed)
+    spec = room(room_name)
+    h = impulse_response(spec, seed=seed, system_delay_ms=system_delay_ms)
+    sim = simulate_mic(reply, h, reply_at_s=0.5, noise_db=noise_db, seed=seed, jitter_ms=spec.jitter_ms)
     aec = make_canceller()
     out = run_canceller(aec, sim.pcm, reply, reply_at_s=0.5, frame_ms=frame_ms)
     per_second = [erle_db(sim.echo[k:k + SAMPLE_RATE], out[k:k + SAMPLE_RATE], skip_s=0.0)

@@ -29,6 +29,8 @@ class Room:
     directivity: float = 0.5      # loudspeaker gain towards the microphone (it faces the visitor)
     reflections_ms: tuple[float, ...] = ()  # early reflections after the direct path (desk, walls)
     reflection_gain_db: float = -6.0        # first reflection relative to the direct path (later ones weaker)
+    jitter_ms: float = 0.0        # the echo's delay jumps between 0 and this every 40-120 ms (an audio stack under load)
+    ser_db: tuple[float, float] | None = None  # the visitor's level over the echo drawn from this range (None: the bench's)
 
     @property
     def direct_delay_ms(self) -> float:
@@ -37,6 +39,8 @@ class Room:
     @property
     def drr_db(self) -> float:
         """Direct-to-reverberant ratio from the critical distance, 0.057 * sqrt(Q V / RT60) (Sabine)."""
+        if self.rt60_s <= 0.0:
+            return math.inf  # no room: the direct path alone
         critical_m = 0.057 * (self.directivity * self.volume_m3 / self.rt60_s) ** 0.5
         return 20.0 * math.log10(critical_m / self.distance_m)
 
@@ -48,6 +52,11 @@ ROOMS: dict[str, Room] = {
     # the hard case: a small glass atrium, loudspeaker mounted far from the microphone
     "atrium": Room("atrium", volume_m3=400, rt60_s=2.0, distance_m=1.2, echo_gain_db=-24.0,
                    reflections_ms=(4.0, 12.0, 21.0, 33.0)),
+    # the live loopback test (tests/test_devices_live.py): the microphone is the loudspeaker's monitor
+    # through PulseAudio: no room and no ring, the echo at the reply's own level with a delay that
+    # jumps 0-25 ms (as captured there under load), a visitor played into the same sink as loud as it
+    "loopback": Room("loopback", volume_m3=0.0, rt60_s=0.0, distance_m=0.0, echo_gain_db=-1.0,
+                     jitter_ms=25.0, ser_db=(-3.0, 3.0)),
 }
 
 
@@ -64,8 +73,12 @@ def impulse_response(spec: Room, seed: int = 0, system_delay_ms: float = 0.0) ->
     rng = np.random.default_rng(seed)
     start = int(round((spec.direct_delay_ms + system_delay_ms) * SAMPLE_RATE / 1000))
     length = start + int(spec.rt60_s * SAMPLE_RATE)
-    h = np.zeros(length)
     direct = 10 ** (spec.echo_gain_db / 20)
+    if spec.rt60_s <= 0.0:  # no room: a delayed copy
+        h = np.zeros(start + 1)
+        h[start] = direct
+        return h
+    h = np.zeros(length)
     h[start] = direct
     for i, ms in enumerate(spec.reflections_ms):
         k = start + int(round(ms * SAMPLE_RATE / 1000))
@@ -90,6 +103,36 @@ def convolve(signal: np.ndarray, h: np.ndarray, n: int | None = None) -> np.ndar
     y = np.fft.irfft(np.fft.rfft(x, size) * np.fft.rfft(h, size), size)[: x.size + h.size - 1]
     out = np.zeros(n)
     out[: min(n, y.size)] = y[:n]
+    return out
+
+
+def delay_jumps(jitter_ms: float, n: int, seed: int = 0) -> np.ndarray | None:
+    """Extra echo delay (samples) at each of `n` samples: 0 to `jitter_ms`, a new value every
+    40-120 ms; None for a room whose delay holds still (`Room.jitter_ms` 0)."""
+    if jitter_ms <= 0.0:
+        return None
+    rng = np.random.default_rng(seed)
+    out = np.zeros(n, np.int64)
+    k, top = 0, int(jitter_ms * SAMPLE_RATE / 1000)
+    while k < n:
+        step = int(rng.integers(int(0.04 * SAMPLE_RATE), int(0.12 * SAMPLE_RATE)))
+        out[k:k + step] = int(rng.integers(0, top + 1))
+        k += step
+    return out
+
+
+def echo_of(signal: np.ndarray, h: np.ndarray, at: int, n: int, jumps: np.ndarray | None = None) -> np.ndarray:
+    """The echo (n samples from sample `at` on) of `signal` played from sample `at`: through `h`, or,
+    with `jumps` (`delay_jumps`, indexed by absolute sample), `h`'s delayed copy with a delay that jumps.
+    Linear in `signal`, so a stretch's echo can be taken away again."""
+    if jumps is None:
+        return convolve(signal, h, n)
+    x = np.asarray(signal, dtype=np.float64).reshape(-1)
+    tap = int(np.flatnonzero(h)[0]) if np.any(h) else 0
+    src = np.arange(n) - tap - jumps[at:at + n]
+    out = np.zeros(n)
+    ok = (src >= 0) & (src < x.size)
+    out[ok] = h[tap] * x[src[ok]]
     return out
 
 
@@ -147,8 +190,9 @@ class SimulatedMic:
 
 def simulate_mic(reply: np.ndarray, h: np.ndarray, reply_at_s: float = 0.0, speech: list[Utterance] = (),
                  noise: np.ndarray | None = None, noise_db: float = -60.0, duration_s: float | None = None,
-                 seed: int = 0) -> SimulatedMic:
-    """The microphone signal while `reply` (int16, 16 kHz) plays from `reply_at_s` through room `h`."""
+                 seed: int = 0, jitter_ms: float = 0.0) -> SimulatedMic:
+    """The microphone signal while `reply` (int16, 16 kHz) plays from `reply_at_s` through room `h`
+    (its delay jumping by up to `jitter_ms`, `Room.jitter_ms`)."""
     rng = np.random.default_rng(seed)
     reply = np.asarray(reply, dtype=np.float64).reshape(-1)
     ends = [reply_at_s + reply.size / SAMPLE_RATE + 0.5] + [u.at_s + u.pcm.size / SAMPLE_RATE + 0.3 for u in speech]
@@ -157,7 +201,7 @@ def simulate_mic(reply: np.ndarray, h: np.ndarray, reply_at_s: float = 0.0, spee
     k = int(round(reply_at_s * SAMPLE_RATE))
     if k < n:
         played[k:k + reply.size] = reply[: n - k]
-    echo = convolve(played, h, n)
+    echo = echo_of(played, h, 0, n, delay_jumps(jitter_ms, n, seed))
     near = np.zeros(n)
     truth = []
     for u in speech:

@@ -24,8 +24,12 @@ def add_arguments(p) -> None:
                         "for an interruption, resume after a backchannel); stop: the same rule without the pause "
                         "(a sink that cannot pause); pause: the rule pausing where the endpointer opens speech")
     p.add_argument("--no-aec", action="store_true", help="the same turns without echo cancellation (baseline)")
-    p.add_argument("--ser", nargs=2, type=float, default=(0.0, 10.0), metavar=("LO", "HI"),
-                   help="visitor speech over echo at the microphone, dB (drawn per turn)")
+    p.add_argument("--ser", nargs=2, type=float, default=None, metavar=("LO", "HI"),
+                   help="visitor speech over echo at the microphone, dB (drawn per turn; default 0 10, the "
+                        "loopback -3 3: as loud as the reply)")
+    p.add_argument("--replies", choices=("recorded", "tts"), default="recorded",
+                   help="recorded: the project's voice saying the bench's replies, recorded once (the same figures "
+                        "every run); tts: synthesized now (piper's output differs a little every run)")
     p.add_argument("--json", metavar="FILE")
 
 
@@ -33,7 +37,8 @@ def run(args, cfg) -> int:
     from avatar.bench.echo import run_echo_bench
 
     result = run_echo_bench(cfg, args.room, n_turns=args.turns, seed=args.seed, partials=args.partials,
-                            echo_cancellation=not args.no_aec, ser_db=tuple(args.ser), policy=args.policy)
+                            echo_cancellation=not args.no_aec, ser_db=None if args.ser is None else tuple(args.ser), policy=args.policy,
+                            replies=args.replies)
     print(json.dumps({k: v for k, v in result.items() if k != "turns"}, indent=2))
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
