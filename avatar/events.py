@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from avatar.answer.base import CheckReport, DecodeStats
+from avatar.answer_types import CheckReport, DecodeStats
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from avatar import paths
-from avatar.asr import manifest
+from avatar import manifest
 from avatar.errors import ModelError
 
 log = logging.getLogger(__name__)

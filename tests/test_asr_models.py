@@ -6,7 +6,7 @@ import tomllib
 
 import pytest
 
-from avatar.asr import manifest
+from avatar import manifest
 from avatar.cli import main
 
 

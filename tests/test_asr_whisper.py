@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from avatar import config
-from avatar.asr import assets, manifest
+from avatar import manifest
+from avatar.asr import assets
 from avatar.asr.transcript_checks import normalize
 from avatar.audio import read_wav_16k
 from avatar.cancel import CancelToken, Cancelled

@@ -1,7 +1,7 @@
 """The README's rule, read from the source: stages never import each other.
 
 `avatar/<stage>/` holds one stage each; a module in a stage folder imports its own folder and the
-shared core listed in docs/INTERFACES.md, nothing else of the project. The pipeline, the commands
+shared core (the modules directly in avatar/, docs/INTERFACES.md), nothing else of the project. The pipeline, the commands
 and the CLI wire stages together and may import any of them; the training code (avatar/train/) and
 the benches (avatar/bench/) are not stages, and no runtime module imports them
 (tests/test_import_rules.py).
@@ -18,26 +18,10 @@ AVATAR = Path(__file__).resolve().parents[1] / "avatar"
 
 STAGES = ("audio", "aec", "vad", "asr", "answer", "llm", "tts", "ui")
 
-# The shared core (docs/INTERFACES.md): small modules with no stage behind them.
-CORE = {
-    "avatar",                # the package itself
-    "avatar.errors",
-    "avatar.cancel",
-    "avatar.trace",
-    "avatar.config",
-    "avatar.events",
-    "avatar.paths",
-    "avatar.frames",         # AudioFrame, SAMPLE_RATE
-    "avatar.stats",          # percentile
-    "avatar.stage_names",    # the stages' names (spans, TurnMetrics.stages, budgets) and their order
-    "avatar.report",         # per-stage percentiles of a trace (the HUD and debug panel read them)
-    "avatar.answer.base",    # Answerer, Answer, Fact, HistoryTurn
-    "avatar.model_contract", # what the embedded model and the kiosk must agree on (days, declines, moods)
-    "avatar.integrity",      # a shipped model's sha256 at load
-    "avatar.sysmem",         # the process's allocator settings (malloc arenas, oneDNN's primitive cache)
-    "avatar.terminate",      # SIGTERM stops a command as Ctrl-C does (a window registers its quit)
-    "avatar.asr.manifest",   # models/manifest.toml, read for every model (lives in asr/ for history's sake)
-}
+# The shared core (docs/INTERFACES.md): the modules directly in avatar/, small and with no stage
+# behind them, except the entry points, which wire every stage together.
+ENTRY_POINTS = {"avatar.cli", "avatar.__main__"}
+CORE = {"avatar"} | {f"avatar.{p.stem}" for p in AVATAR.glob("*.py") if p.stem != "__init__"} - ENTRY_POINTS
 
 # Stage-to-stage edges the README names: the answerer is "retrieval + diffusion LM + checks".
 ALLOWED = {("answer", "llm")}

@@ -10,7 +10,7 @@ import pytest
 from avatar import config, integrity
 from avatar.answer import load_answer_model, make_answerer
 from avatar.answer.prompt import RECORD_TOKENS
-from avatar.asr import manifest
+from avatar import manifest
 from avatar.errors import ModelError
 from avatar.llm.loader import load_model
 from avatar.llm.random_model import make_random_model

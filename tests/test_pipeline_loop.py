@@ -7,7 +7,7 @@ from avatar import config
 from avatar import events as ev
 from avatar.trace import Tracer
 from avatar.pipeline.voice_loop import VoiceLoop
-from avatar.ui.strings import load_strings
+from avatar.locales import load_strings
 
 from fakes import (END, RESUMED, SPEECH, TENTATIVE, FakeASR, FakeAnswerer, FakeSink, FakeTTS, PiecesTTS, Recorder,
                    ScriptedEndpointer, ScriptedSource, Transcript)

@@ -19,7 +19,7 @@ from avatar.ui.hud_model import HudModel  # noqa: E402
 def checks_summary(record, strings) -> str:
     """The HUD's words, with the no-break spaces that bind a mark to its name read as spaces."""
     return summary_module.checks_summary(record, strings).replace("\u00a0", " ")
-from avatar.ui.strings import load_strings  # noqa: E402
+from avatar.locales import load_strings  # noqa: E402
 
 
 @pytest.fixture

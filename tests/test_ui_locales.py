@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from avatar.errors import ConfigError
-from avatar.ui.strings import flat_keys, load_strings
+from avatar.locales import flat_keys, load_strings
 
 UI_DIR = Path(__file__).resolve().parents[1] / "avatar" / "ui"
 

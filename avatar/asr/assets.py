@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Callable
 
 from avatar import paths
-from avatar.asr import manifest
+from avatar import manifest
 from avatar.errors import ModelError
 
 # model name -> the packages that hold its files, in part order

@@ -7,7 +7,8 @@ import shutil
 from pathlib import Path
 
 from avatar import paths
-from avatar.asr import assets, manifest
+from avatar import manifest
+from avatar.asr import assets
 from avatar.errors import ModelError
 
 

@@ -181,7 +181,7 @@ def synthesize_questions(cfg) -> list[Path]:
     import numpy as np
     import soundfile as sf
 
-    from avatar.ui.strings import load_strings
+    from avatar.locales import load_strings
 
     try:
         from avatar.tts.synthesizer import Synthesizer
@@ -221,7 +221,7 @@ def run_headless(cfg, inputs, output, demo: bool = False, debug: bool = False) -
     from avatar.report import format_table, record_turn_metrics, stage_stats, turn_table_header, turn_table_row
     from avatar.stage_names import VOICE_TO_VOICE
     from avatar.trace import TRACER
-    from avatar.ui.strings import load_strings
+    from avatar.locales import load_strings
 
     tracer = TRACER
     budgets = cfg.budget.as_dict()

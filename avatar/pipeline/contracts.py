@@ -11,7 +11,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from avatar import events as ev
-from avatar.answer.base import Answer
+from avatar.answer_types import Answer
 from avatar.pipeline.stage_call import StageOutputError
 
 

@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any, Callable
 
 from avatar import events as ev
-from avatar.answer.base import Answer, HistoryTurn
+from avatar.answer_types import Answer, HistoryTurn
 from avatar.cancel import Cancelled, CancelToken
 from avatar.pipeline.contracts import EchoCanceller, check_answer
 from avatar.pipeline.stage_call import WatchedStage, checked_timeout

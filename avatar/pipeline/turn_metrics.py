@@ -13,7 +13,7 @@ import threading
 from dataclasses import replace
 
 from avatar import events as ev
-from avatar.answer.base import Answer
+from avatar.answer_types import Answer
 from avatar.pipeline.turn_jobs import TurnJob
 from avatar.stage_names import ANSWER, ANSWER_OTHER, ASR, ENDPOINT, HOLD, OUTPUT, TTS_FIRST_AUDIO, VOICE_TO_VOICE
 from avatar.trace import Tracer, now

@@ -17,8 +17,9 @@ from typing import Any, Callable, Protocol
 import numpy as np
 
 from avatar import events as ev
-from avatar.answer.base import Answer, HistoryTurn
+from avatar.answer_types import Answer, HistoryTurn
 from avatar.cancel import Cancelled
+from avatar.locales import load_strings
 from avatar.pipeline.contracts import check_chunk, check_transcript
 from avatar.pipeline.partials import PartialTranscripts
 from avatar.pipeline.stage_call import StageFailure, StageOutputError, StageRaised, StageTimeout, StageUnavailable
@@ -292,8 +293,6 @@ _FALLBACK_TEXT = {"error.apology": "Sorry, something went wrong. Please ask agai
 def spoken_text(key: str, lang: str) -> str:
     """A fixed line the avatar says (the locale's `key`), in English if the locale is broken."""
     try:
-        from avatar.ui.strings import load_strings
-
         return load_strings(lang).get(key)
     except Exception:  # a broken locale must not turn an apology into a crash
         return _FALLBACK_TEXT[key]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 
-from avatar.answer.base import HistoryTurn
+from avatar.answer_types import HistoryTurn
 from avatar.trace import now
 
 LANGUAGES = ("auto", "de", "en")

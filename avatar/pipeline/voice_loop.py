@@ -25,7 +25,7 @@ from typing import Any, Callable
 
 from avatar import events as ev
 from avatar.answer import forget_visitor
-from avatar.answer.base import HistoryTurn
+from avatar.answer_types import HistoryTurn
 from avatar.pipeline.contracts import EchoCanceller, Endpointer
 from avatar.pipeline.partials import PartialTranscripts
 from avatar.pipeline.reply_prefill import ReplyPrefill

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import (QDialog, QGridLayout, QHBoxLayout, QLabel, QLineE
 
 from avatar.trace import now
 from avatar.ui.pin import PinLock, StoredPin
-from avatar.ui.strings import Strings
+from avatar.locales import Strings
 
 CORNER_PX = 120
 TAPS = 5

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from avatar.answer.base import CheckReport
-from avatar.ui.strings import Strings
+from avatar.answer_types import CheckReport
+from avatar.locales import Strings
 
 CHECK_VERDICTS = (("declined_answerable", None), ("grounding", "grounded"), ("relevance", "relevant"),
                   ("source", None), ("self_consistency", "agreement"), ("schema", "schema_ok"))

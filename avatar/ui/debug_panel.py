@@ -9,7 +9,7 @@ from PySide6.QtWidgets import (QFrame, QHeaderView, QLabel, QSizePolicy, QTableW
                                QVBoxLayout)
 
 from avatar.report import StageStats, stage_stats
-from avatar.ui.strings import Strings
+from avatar.locales import Strings
 
 
 class DebugPanel(QFrame):

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from avatar import events as ev
-from avatar.answer.base import CheckReport, DecodeStats
+from avatar.answer_types import CheckReport, DecodeStats
 from avatar.cancel import CancelToken
 from avatar.stage_names import (ASR, CHECKS, DECODE, ENDPOINT, OUTPUT, RETRIEVAL, TTS_FIRST_AUDIO, VOICE_TO_VOICE,
                                 check_span)

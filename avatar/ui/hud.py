@@ -15,7 +15,7 @@ from avatar.report import stage_budget
 from avatar.stage_names import VOICE_TO_VOICE, check_of, is_check
 from avatar.ui.checks_summary import checks_summary
 from avatar.ui.hud_model import RECENT_TURNS, HudModel, StageRow, TurnRecord
-from avatar.ui.strings import Strings
+from avatar.locales import Strings
 
 
 def fit_lines(text: str, metrics: QFontMetrics, width: int, max_lines: int) -> list[str]:

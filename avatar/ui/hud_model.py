@@ -6,7 +6,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from avatar.answer.base import CheckReport, DecodeStats
+from avatar.answer_types import CheckReport, DecodeStats
 from avatar.events import TurnMetrics
 from avatar.report import is_stage_span, stage_budget, stage_sort_key
 from avatar.stage_names import VOICE_TO_VOICE, is_check

@@ -4,7 +4,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QVBoxLayout
 
-from avatar.ui.strings import Strings
+from avatar.locales import Strings
 
 
 class IdleScreen(QFrame):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QScroller, QSizePolicy, QVBoxLayout, QWidget
 
-from avatar.ui.strings import Strings
+from avatar.locales import Strings
 
 
 class SubtitlePanel(QFrame):

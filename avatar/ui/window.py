@@ -18,7 +18,7 @@ from avatar.errors import ConfigError
 from avatar.trace import Span
 from avatar.ui.admin import PinDialog
 from avatar.ui.pin import PinLock, StoredPin, stored_pin
-from avatar.ui.strings import Strings, load_strings
+from avatar.locales import Strings, load_strings
 from avatar.ui.theme import BACKGROUND_BOTTOM, BACKGROUND_TOP, STYLE_SHEET
 from avatar.ui.window_layout import KioskLayout
 

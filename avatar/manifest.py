@@ -116,7 +116,7 @@ def add_entry(e: ModelEntry, models: Path | None = None, replace: bool = False) 
     return path
 
 
-_HEADER = "# Models of the kiosk: source and sha256 of every file (see avatar/asr/manifest.py).\n\n"
+_HEADER = "# Models of the kiosk: source and sha256 of every file (see avatar/manifest.py).\n\n"
 
 
 def _write_atomic(path: Path, text: str) -> None:

@@ -1,6 +1,7 @@
 """The visitor- and operator-facing texts of one language, read from locales/<lang>.toml.
 
-Kept free of Qt so the headless runner and the answerer (persona prompts) can use it too.
+Part of the shared core and free of Qt: the window, the headless runner and the pipeline's spoken
+lines (the apology, "please say it again") read the same texts.
 """
 from __future__ import annotations
 
