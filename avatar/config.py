@@ -1,6 +1,7 @@
 """Settings: defaults.toml, then a user file, then AVATAR__SECTION__KEY variables, then --set flags.
 
-Every value is checked against the type of its default and its range (no NaN or infinity, no zero
+Each section becomes a frozen record of avatar/settings.py (cfg.vad.end_of_turn_ms). Every value is
+checked against the type of its default and its range (no NaN or infinity, no zero
 where zero makes no sense, list items from their known set); an unknown, ill-typed or out-of-range
 key is a ConfigError that names it. Thread counts above the machine's cores are capped with a warning.
 """
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from avatar.errors import ConfigError
+from avatar.settings import SECTIONS
 
 DEFAULTS_FILE = Path(__file__).with_name("defaults.toml")
 ENV_PREFIX = "AVATAR__"
@@ -134,7 +136,7 @@ _FIXED = {"audio.sample_rate": 16000}
 
 
 class Section:
-    """Attribute access to one section's values (cfg.vad.end_of_turn_ms)."""
+    """Attribute access to the values of a section not yet typed in avatar/settings.py (cfg.llm.threshold)."""
 
     def __init__(self, name: str, values: dict[str, Any]):
         self._name = name
@@ -152,7 +154,8 @@ class Config:
         self._data = data
         self.sources = sources
         for name, values in data.items():
-            setattr(self, name, Section(name, values))
+            typed = SECTIONS.get(name)
+            setattr(self, name, typed.from_values(values) if typed else Section(name, values))
 
     def get(self, dotted: str) -> Any:
         section, key = _split(dotted)

@@ -5,6 +5,7 @@ bad input, a corrupt result); a hang holds the stage's lock like WhisperASR does
 that called into the same instance would hang behind it. The watchdog abandons the call, gives the
 next turn a fresh instance, apologizes to the visitor, and leaves no threads behind.
 """
+import dataclasses
 import threading
 
 import numpy as np
@@ -253,7 +254,7 @@ def test_a_timeout_that_would_switch_the_watchdog_off_is_refused(value):
 
 def test_the_voice_loop_refuses_a_nan_timeout_naming_the_key():
     cfg = config.load(sets=["asr.partial_interval_ms=0"], env={})
-    cfg.pipeline.stage_timeout_s = float("nan")
+    cfg.pipeline = dataclasses.replace(cfg.pipeline, stage_timeout_s=float("nan"))  # past the settings' own check
     with pytest.raises(ConfigError, match="pipeline.stage_timeout_s"):
         VoiceLoop(cfg, ScriptedSource(0.1), FakeSink(), FakeAnswerer(), FakeASR(), FakeTTS(), Tracer(),
                   endpointer=ScriptedEndpointer([]))

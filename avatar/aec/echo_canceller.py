@@ -19,6 +19,7 @@ from avatar.aec.reference_timeline import ReferenceTimeline
 from avatar.aec.ring import RingEstimate
 from avatar.events import Notice
 from avatar.frames import SAMPLE_RATE, AudioFrame
+from avatar.settings import Echo
 from avatar.trace import now
 
 log = logging.getLogger(__name__)
@@ -49,7 +50,7 @@ def _energy_db(pcm: np.ndarray) -> float:
 
 
 class EchoCanceller:
-    def __init__(self, cfg_echo: Any, notify: Callable[[Notice], None] | None = None,
+    def __init__(self, cfg_echo: Echo, notify: Callable[[Notice], None] | None = None,
                  reference_lead_ms: float = 0.0) -> None:
         self.enabled = bool(cfg_echo.enabled)
         self.delay_ms = float(cfg_echo.delay_ms)
@@ -67,7 +68,7 @@ class EchoCanceller:
         # blocks are exact and arrive just in time, so reading ahead would read silence.
         self.reference_lead_ms = float(reference_lead_ms)
         self._lead_s = self.reference_lead_ms / 1000.0
-        self._want_estimate = self.enabled and bool(_setting(cfg_echo, "estimate_delay", True))
+        self._want_estimate = self.enabled and cfg_echo.estimate_delay
         self._est_ref: list[np.ndarray] = []
         self._est_mic: list[np.ndarray] = []
         self._est_active = 0
@@ -75,7 +76,7 @@ class EchoCanceller:
         self._rtc = None
         # double talk: the canceller removes the echo but not the visitor, so a frame whose output keeps
         # most of its input energy while the loudspeaker plays holds a voice that is not the avatar's
-        self.doubletalk_db = float(_setting(cfg_echo, "doubletalk_db", -10.0))
+        self.doubletalk_db = cfg_echo.doubletalk_db
         self.kept_db = 0.0           # last frame: output energy over input energy
         self.echo_dominated = False  # last frame: the avatar's own voice (residual echo, or echo the canceller missed)
         self.suppressed = 0          # frames suppressed that way
@@ -87,7 +88,7 @@ class EchoCanceller:
         self._ref_quiet_chunks = _TAIL_CHUNKS  # 10 ms chunks since the loudspeaker last played
         # during the first reply, the room's ring after loud words counts as the avatar's own echo too,
         # not as a visitor (avatar/aec/ring.py)
-        self.ring = bool(_setting(cfg_echo, "ring", True))
+        self.ring = cfg_echo.ring
         self._ring = RingEstimate()
         # how much of the echo the played signal explains at one lag: most frames on a direct path (a
         # loopback, a loudspeaker next to the microphone: 70-90 % of them), few in a reverberant room (the
@@ -290,15 +291,15 @@ class EchoCanceller:
         return 1000.0 * self.process_s / self.frames if self.frames else 0.0
 
     # -- internals ---------------------------------------------------------------------------------
-    def _load(self, cfg_echo: Any):
+    def _load(self, cfg_echo: Echo):
         try:
             from livekit import rtc
 
             apm = rtc.AudioProcessingModule(
                 echo_cancellation=True,
-                noise_suppression=bool(_setting(cfg_echo, "noise_suppression", True)),
-                high_pass_filter=bool(_setting(cfg_echo, "high_pass", True)),
-                auto_gain_control=bool(_setting(cfg_echo, "auto_gain", False)),
+                noise_suppression=cfg_echo.noise_suppression,
+                high_pass_filter=cfg_echo.high_pass,
+                auto_gain_control=cfg_echo.auto_gain,
             )
             apm.set_stream_delay_ms(int(round(self.delay_ms + self.reference_lead_ms)))
         except Exception as exc:  # a missing or broken native library must not stop the kiosk
@@ -361,9 +362,3 @@ def _coherence(ref: np.ndarray, m: np.ndarray, mm: float) -> tuple[np.ndarray, n
 def _own_voice(coherence: float, kept_db: float, doubletalk_db: float) -> bool:
     """While the loudspeaker plays (and no louder voice is there): is the captured frame the avatar's own?"""
     return kept_db <= doubletalk_db or coherence >= _ECHO_COHERENCE
-
-
-def _setting(section: Any, key: str, default: Any) -> Any:
-    """A key of cfg.echo, or its default for older settings objects."""
-    values = section.as_dict() if hasattr(section, "as_dict") else vars(section)
-    return values.get(key, default)

@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 
 def state_dir(cfg=None) -> Path:
     """`general.state_dir`/packs; that setting's default "" is `$XDG_STATE_HOME/avatar` (~/.local/state/avatar)."""
-    configured = str(getattr(getattr(cfg, "general", None), "state_dir", "") or "")
+    configured = cfg.general.state_dir if cfg is not None else ""
     if configured:
         from avatar.paths import resolve
 

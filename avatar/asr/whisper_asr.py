@@ -39,6 +39,7 @@ from avatar.asr.whisper_priors import choose_language, prompt_tokens
 from avatar.cancel import NEVER, CancelToken
 from avatar.errors import ModelError
 from avatar.frames import SAMPLE_RATE
+from avatar.settings import Asr
 from avatar.trace import TRACER, Tracer, now
 
 log = logging.getLogger(__name__)
@@ -58,7 +59,7 @@ CONTEXT_TOKENS = 96            # confirmed words given as context: the last this
 class WhisperASR:
     incremental_capable = True  # transcribe() takes context= and words= (avatar/asr/incremental.py)
 
-    def __init__(self, cfg, languages: Sequence[str] = ("de", "en"), tracer: Tracer | None = None,
+    def __init__(self, cfg: Asr, languages: Sequence[str] = ("de", "en"), tracer: Tracer | None = None,
                  model_dir=None, verify: bool = True):
         self.cfg = cfg
         self.languages = tuple(languages) or ("de", "en")
@@ -104,7 +105,7 @@ class WhisperASR:
         while the encoder, a few large products, is 1.2-1.8x faster on two (docs/PERF.md, "The
         decoder on one thread"). CTranslate2 fixes a model's threads when it loads: the copy costs
         ~145 MB. faster-whisper's own transcribe() (the full-window fallback) keeps the encoder's."""
-        threads = int(getattr(cfg, "decode_threads", 0))
+        threads = cfg.decode_threads
         if threads <= 0 or threads == cfg.threads:
             return self.model.model, self.model
         import copy
@@ -130,7 +131,7 @@ class WhisperASR:
         languages of `asr.venue_prompt_languages`. Nothing is prompted when `asr.venue_prompt` is off."""
         self.vocabulary = {lang: tuple(w) for lang, w in words.items() if lang in self.languages}
         limit = int(self.cfg.prompt_max_tokens) if self.cfg.venue_prompt else 0
-        prompted = set(getattr(self.cfg, "venue_prompt_languages", self.languages))
+        prompted = set(self.cfg.venue_prompt_languages)
         encode = lambda text: self.model.hf_tokenizer.encode(text, add_special_tokens=False).ids
         self._prompts = {lang: prompt_tokens(encode, w, limit if lang in prompted else 0)
                          for lang, w in self.vocabulary.items()}
@@ -278,8 +279,8 @@ class WhisperASR:
         a language of `asr.plain_decode_languages` (two tokens fewer to decode: short English ASR -18 ms
         offline, words the same; docs/PERF.md). Partial and tail passes keep them: their
         end timestamp says where the words stop (`covered_s`), which the tail check needs."""
-        return (not partial and not context and lang in getattr(self.cfg, "plain_decode_languages", ())
-                and seconds * 1000 < float(getattr(self.cfg, "plain_decode_max_ms", 0)))
+        return (not partial and not context and lang in self.cfg.plain_decode_languages
+                and seconds * 1000 < self.cfg.plain_decode_max_ms)
 
     def context_ids(self, context: str, limit: int) -> list[int]:
         """The last tokens of `context` (at most CONTEXT_TOKENS and `limit`), cut at a word start."""
@@ -392,7 +393,7 @@ class WhisperASR:
         """The encoder output for the speech plus pad_frames of silence (not a 30 s window)."""
         import ctranslate2
 
-        frames = encoder_frames(speech.size, self.cfg.pad_frames, int(getattr(self.cfg, "encode_bucket_frames", 0)))
+        frames = encoder_frames(speech.size, self.cfg.pad_frames, self.cfg.encode_bucket_frames)
         pad = np.zeros(max(0, frames * HOP - speech.size), dtype=np.float32)
         with self.tracer.span("asr.encode", track="asr", partial=partial) as info:
             feats = self.model.feature_extractor(np.concatenate([speech, pad]), padding=0)[:, :MAX_FRAMES]

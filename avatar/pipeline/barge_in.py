@@ -33,7 +33,7 @@ def rule_from_config(cfg, can_pause: bool = True) -> BargeInRule:
     """The rule as the settings describe it (the voice loop and the echo bench both build it here)."""
     p = cfg.pipeline
     return BargeInRule(min_ms=float(p.barge_in_min_ms), onset_ms=float(p.barge_in_onset_ms) if can_pause else 0.0,
-                       threshold=float(getattr(p, "barge_in_onset_prob", cfg.vad.silero_threshold)))
+                       threshold=p.barge_in_onset_prob)
 
 
 class BargeIn:

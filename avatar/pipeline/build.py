@@ -44,7 +44,7 @@ def load_stages(cfg, tracer: Tracer = TRACER, knowledge: str | None = None,
     from avatar.answer import make_answerer
     from avatar.tts.synthesizer import Synthesizer
 
-    if not getattr(cfg.pipeline, "parallel_load", False):
+    if not cfg.pipeline.parallel_load:
         return _load_stages_in_turn(cfg, tracer, knowledge, progress)
     notices: list[str] = []
     progress("loading speech recognition, voices and the answerer")
@@ -99,7 +99,7 @@ def prefill_now(stages: Stages, cfg, progress: Callable[[str], None] = lambda ms
     a voice that cannot. Returns the synthesizer's Prefill report."""
     from avatar.pipeline.reply_prefill import prefill_keys
 
-    if not getattr(cfg.tts, "prefill", False) or not hasattr(stages.tts, "prefill"):
+    if not cfg.tts.prefill or not hasattr(stages.tts, "prefill"):
         return None
     keys = prefill_keys(stages.tts, stages.answerer, cfg.general.languages)
     progress(f"preparing {len(keys)} clauses of the venue's replies")

@@ -55,7 +55,7 @@ class PartialTranscripts:
         # a plain pass hears only the utterance's last this-many samples (0: all of it): over a long
         # utterance whose words are not confirmed (German) a whole pass took ~550 ms and the final
         # pass, which cannot stop a decode in flight, often waited for one (docs/PERF.md)
-        self.window = int(float(getattr(cfg.asr, "partial_window_ms", 0)) * 16)
+        self.window = cfg.asr.partial_window_ms * 16
         self.slow_s = cfg.asr.partial_interval_ms / 1000
         self.incremental_s = cfg.asr.incremental_interval_ms / 1000
         # incremental recognition needs the partial passes and a recognizer that takes context and

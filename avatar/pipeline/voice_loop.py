@@ -82,7 +82,7 @@ class VoiceLoop:
                                   floor=self._turn_taking, tracer=tracer, emit=self.emit, stopping=self._stopping)
         self._prefill = ReplyPrefill(lambda: self._stages.tts.instance, lambda: self._stages.answerer.instance,
                                      cfg.general.languages, idle=lambda: not self.busy(), stopping=self._stopping,
-                                     tracer=tracer) if getattr(cfg.tts, "prefill", False) else None
+                                     tracer=tracer) if cfg.tts.prefill else None
         self._knowledge_watch = None  # knowledge_watch.KnowledgeWatch, when the kiosk follows the pack's edits
 
     # --- the stages (each behind the watchdog: these are the instances in use now) ----------

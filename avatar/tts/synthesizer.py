@@ -17,6 +17,7 @@ import numpy as np
 
 from avatar.cancel import NEVER, CancelToken
 from avatar.errors import ModelError
+from avatar.settings import Tts
 from avatar.trace import TRACER, Tracer, now
 from avatar.tts.clause_splitter import ClauseSplitter, first_breath, split_clauses
 from avatar.tts.speech_text import speakable
@@ -69,21 +70,21 @@ def voice_info(tts_cfg, lang: str) -> VoiceInfo | None:
 
 
 class Synthesizer:
-    def __init__(self, tts_cfg, tracer: Tracer = TRACER) -> None:
+    def __init__(self, tts_cfg: Tts, tracer: Tracer = TRACER) -> None:
         self.cfg = tts_cfg
         self.tracer = tracer
-        self.min_clause_chars = int(getattr(tts_cfg, "min_clause_chars", 40))
-        self.first_breath_chars = int(getattr(tts_cfg, "first_breath_chars", 0))
+        self.min_clause_chars = tts_cfg.min_clause_chars
+        self.first_breath_chars = tts_cfg.first_breath_chars
         self._infos: dict[str, VoiceInfo] = {}
         self._engines: dict[str, object] = {}
         # A kiosk hears the same questions all day: a repeated clause is played from memory.
         self._cache: OrderedDict[tuple[str, str, bool], SpeechChunk] = OrderedDict()
-        self._cache_size = int(getattr(tts_cfg, "cache_clauses", 0))
+        self._cache_size = tts_cfg.cache_clauses
         self._cache_lock = threading.Lock()
         # The clauses the kiosk is likely to say (the venue's facts, the answerer's fixed lines),
         # synthesized ahead while nobody is there (prefill): a reply made of them starts at once.
         self._prefilled: dict[tuple[str, str, bool], SpeechChunk] = {}
-        self._prefill_max_s = float(getattr(tts_cfg, "prefill_max_s", 0.0))
+        self._prefill_max_s = tts_cfg.prefill_max_s
 
     # --- voices ----------------------------------------------------------------------------
     def voice_for(self, lang: str) -> VoiceInfo:
@@ -125,16 +126,16 @@ class Synthesizer:
                 if info.engine == ESPEAK:
                     from avatar.tts.espeak_engine import EspeakEngine
 
-                    engine = EspeakEngine(lang, int(getattr(self.cfg, "espeak_rate", 165)))
+                    engine = EspeakEngine(lang, self.cfg.espeak_rate)
                 else:
                     from avatar.tts.piper_engine import PiperEngine
 
-                    engine = PiperEngine(info, float(getattr(self.cfg, "length_scale", 1.0)),
-                                         bool(getattr(self.cfg, "alignments", True)),
-                                         int(getattr(self.cfg, "threads", 1)),
-                                         bool(getattr(self.cfg, "stream", True)),
-                                         int(getattr(self.cfg, "stream_first_ms", 120)),
-                                         bool(getattr(self.cfg, "cache_graph", True)))
+                    engine = PiperEngine(info, self.cfg.length_scale,
+                                         self.cfg.alignments,
+                                         self.cfg.threads,
+                                         self.cfg.stream,
+                                         self.cfg.stream_first_ms,
+                                         self.cfg.cache_graph)
             self._engines[lang] = engine
         return engine
 

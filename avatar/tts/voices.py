@@ -61,7 +61,7 @@ def packaged_voices() -> list[VoiceInfo]:
 def choose_voice(tts_cfg, lang: str, folder: Path | None = None) -> VoiceInfo | None:
     """The voice for `lang`: the configured piper voice, else any piper voice of that language,
     else espeak-ng (marked as a fallback with a message); None if not even espeak-ng is there."""
-    wanted = {"en": getattr(tts_cfg, "english_voice", ""), "de": getattr(tts_cfg, "german_voice", "")}.get(lang, "")
+    wanted = {"en": tts_cfg.english_voice, "de": tts_cfg.german_voice}.get(lang, "")
     candidates = piper_voice_files(folder) + packaged_voices()
     problem = ""
     if wanted:

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+
+from avatar.settings import Vad
 
 FILLERS = frozenset({
     "äh", "ähm", "öh", "öhm", "ehm", "hm", "hmm", "mh", "em", "ääh", "äähm",
@@ -119,16 +120,16 @@ class EndWait:
     reason: str  # complete | hesitation | default
 
 
-def classify(text: str, cfg_vad: Any) -> EndWait:
+def classify(text: str, cfg_vad: Vad) -> EndWait:
     """The end-of-turn wait for a partial transcript, with the reason."""
     stripped = (text or "").strip()
-    rule = getattr(cfg_vad, "end_wait_rule", "clauses")
+    rule = cfg_vad.end_wait_rule
     reason = (_by_clauses if rule == "clauses" else _by_first_word)(stripped)
     ms = {"complete": cfg_vad.complete_end_ms, "hesitation": cfg_vad.hesitation_end_ms}.get(reason, cfg_vad.end_of_turn_ms)
     return EndWait(float(ms), reason)
 
 
-def end_wait_ms(text: str, cfg_vad: Any) -> float:
+def end_wait_ms(text: str, cfg_vad: Vad) -> float:
     """The silence (ms) that confirms the end of the turn after `text` (set on Endpointer.end_wait_ms)."""
     return classify(text, cfg_vad).ms
 
