@@ -51,6 +51,13 @@ def make_answerer(cfg, tracer: Tracer = TRACER, knowledge: str | None = None, no
     if cfg.answer.kind == "retrieval":
         return fallback, None
     try:
+        from avatar.llm.e5_reader import is_reader_folder
+        from avatar.paths import resolve
+
+        if is_reader_folder(resolve(cfg.llm.model)):  # the e5 reader (issue 36): its own answer path
+            from avatar.answer.reader_answerer import ReaderAnswerer
+
+            return ReaderAnswerer(cfg, pack, tracer), fallback
         from avatar.answer.diffusion_answerer import DiffusionAnswerer
 
         return DiffusionAnswerer(cfg, pack, tracer, lm=load_answer_model(cfg)), fallback

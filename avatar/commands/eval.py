@@ -37,9 +37,18 @@ def add_arguments(parser) -> None:
 def run(args, cfg) -> int:
     if args.vs_ar:
         return _run_vs_ar(args, cfg)
+    from avatar.llm.e5_reader import is_reader_folder
     from avatar.llm.loader import load_configured
+    from avatar.paths import resolve
     from avatar.train.evaluate import options_for, run_eval
 
+    if args.model:
+        cfg = cfg.with_overrides({"llm.model": args.model})
+    if is_reader_folder(resolve(cfg.llm.model)):  # the e5 reader: evaluated on packs only
+        if not args.packs:
+            print("avatar eval: the reader model is evaluated on packs: add --packs evals/packs/dev")
+            return 2
+        return _run_packs(args, cfg, None)
     lm = load_configured(cfg.llm, args.model, family=None)
     if args.packs:
         return _run_packs(args, cfg, lm)
@@ -100,7 +109,7 @@ def _run_packs(args, cfg, lm) -> int:
     meaning = _meaning(cfg)
     print(f"facts found by: {meaning}")
     if args.json:
-        Path(args.json).write_text(json.dumps({"model": str(lm.path), "packs": str(root), "retrieval": meaning,
+        Path(args.json).write_text(json.dumps({"model": str(lm.path) if lm is not None else cfg.llm.model, "packs": str(root), "retrieval": meaning,
                                                **result}, indent=1, ensure_ascii=False))
         print(f"wrote {args.json}")
     return 0

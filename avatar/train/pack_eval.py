@@ -228,13 +228,24 @@ def run_packs(root: Path, cfg, lm=None) -> dict[str, Any]:
     from avatar.answer.retrieval_answerer import RetrievalAnswerer
     from avatar.trace import Tracer
 
+    from avatar.llm.e5_reader import is_reader_folder
+    from avatar.paths import resolve
+
+    reader = None
+    use_reader = lm is None and is_reader_folder(resolve(cfg.llm.model))
     rows: list[Row] = []
     for folder in pack_folders(root):
         pack = load_pack(folder)
         tracer = Tracer()
-        answerers = {"diffusion": DiffusionAnswerer(cfg, pack, tracer, lm=lm),
-                     "retrieval": RetrievalAnswerer(pack, cfg, tracer)}
-        lm = answerers["diffusion"].lm
+        if use_reader:  # the e5 reader (issue 36), loaded once for all packs
+            from avatar.answer.reader_answerer import ReaderAnswerer
+
+            model = ReaderAnswerer(cfg, pack, tracer, reader=reader)
+            reader = model.reader
+        else:
+            model = DiffusionAnswerer(cfg, pack, tracer, lm=lm)
+            lm = model.lm
+        answerers = {"diffusion": model, "retrieval": RetrievalAnswerer(pack, cfg, tracer)}
         # set up as the kiosk is at its start: otherwise the first question of each language pays the
         # index, the facts' vectors and the first decode (2-3.5 s), timed as that question's answer
         for answerer in answerers.values():
