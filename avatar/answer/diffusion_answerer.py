@@ -8,7 +8,6 @@ are never committed.
 """
 from __future__ import annotations
 
-import inspect
 import logging
 import re
 from dataclasses import replace
@@ -214,26 +213,11 @@ class DiffusionAnswerer:
             return Answer(first.text, lang, facts, first.mood, checks=CheckReport(enabled=False),
                           decode=_decode_record(first, [first], t0), source="diffusion")
         allowed = [f.text for f in facts] + [question]
-
-        def decode_fn(variant: int, banned: frozenset) -> object:
-            words_banned = banned - {checks.NO_DECLINE}
-            ids = checks.banned_token_ids(words_banned, self.codec.text_ids, allowed, keep=self.special_ids) \
-                if words_banned else frozenset()
-            if checks.NO_DECLINE in banned:  # the checks found a fact that answers: no "sorry" record this time
-                ids = frozenset(ids) | {self.codec.id["<sorry>"]}
-            return decode(variant, tuple(ids))
-
-        extra = {}
-        if "verify" in inspect.signature(checks.check_and_choose).parameters:
-            try:  # re-decode only the reply's values (the checks' cheaper self-consistency), when it exists
-                from avatar.answer.checks.remask import diffusion_verify
-                extra["verify"] = diffusion_verify(self, question, lang, facts, history, cancel)
-            except ImportError:
-                pass
-        if "keywords_of" in inspect.signature(checks.check_and_choose).parameters:
-            # the operator's words for a fact, and the venue's own name and kind (asked about, never missing)
-            venue = f"{self.pack.kind} {self.pack.display_name(lang)}"
-            extra["keywords_of"] = lambda fact: " ".join(self.pack.keywords(fact.id, lang)) + " " + venue
+        decode_fn = lambda variant, banned: decode(variant, self.banned_ids(checks, banned, allowed, lang))
+        # the operator's words for a fact, and the venue's own name and kind (asked about, never missing)
+        venue = f"{self.pack.kind} {self.pack.display_name(lang)}"
+        extra = {"keywords_of": lambda fact: " ".join(self.pack.keywords(fact.id, lang)) + " " + venue,
+                 "verify": self.verify_fn(question, lang, facts, history, cancel)}
         checked = checks.check_and_choose(question, lang, facts, decode_fn, self.cfg, tracer=self.tracer, turn=turn,
                                           cancel=cancel, first=first, **extra)
         chosen = checked.candidate or first
@@ -248,6 +232,24 @@ class DiffusionAnswerer:
                       decode=_decode_record(chosen, checked.candidates or [first], t0),
                       source="fallback" if checked.fallback_used else
                       "snapped" if checked.checks.snapped else "diffusion")
+
+    def banned_ids(self, checks, banned: frozenset, allowed: list[str], lang: str) -> tuple[int, ...]:
+        """The token ids a re-decode must not write: the banned words' (where no fact or the question
+        uses them) and, when the checks found a fact that answers, the "sorry" record's."""
+        words_banned = banned - {checks.NO_DECLINE}
+        ids = checks.banned_token_ids(words_banned, self.codec.text_ids, allowed, keep=self.special_ids) \
+            if words_banned else frozenset()
+        if checks.NO_DECLINE in banned:
+            ids = frozenset(ids) | {self.codec.id["<sorry>"]}
+        return tuple(ids)
+
+    def verify_fn(self, question, lang, facts, history, cancel):
+        """Re-decode only the reply's values (the checks' cheaper self-consistency), or None."""
+        try:
+            from avatar.answer.checks.remask import diffusion_verify
+        except ImportError:
+            return None
+        return diffusion_verify(self, question, lang, facts, history, cancel)
 
     def _retrieval_backed(self, checked, question, lang, history, cancel, turn) -> Answer | None:
         """checks.fallback_answer = "retrieval": a reply the checks replaced is the retrieval answerer's

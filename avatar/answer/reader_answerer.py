@@ -11,7 +11,6 @@ budget (`llm.max_ms`) is given up for the retrieval answer, as before.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from typing import Sequence
 
 from avatar.answer.base import Fact, HistoryTurn
@@ -69,49 +68,16 @@ class ReaderAnswerer(DiffusionAnswerer):
                 "mean_confidence": round(sum(conf) / len(conf), 3) if conf else 0.0}
         return Candidate(text=text, lang=lang, mood=mood, token_ids=list(result.ids), decode_info=info, variant=variant)
 
-    def _decode_and_check(self, question, lang, history, cancel, turn, facts, t0):
-        return self._check(question, lang, history, cancel, turn, facts, t0)
+    def banned_ids(self, checks, banned: frozenset, allowed: list[str], lang: str) -> tuple[int, ...]:
+        words_banned = set(banned - {checks.NO_DECLINE})
+        if checks.NO_DECLINE in banned:  # a fact answers: the decline's opening words are not said
+            words_banned.update(_DECLINE_START.get(lang, ()))
+        ids = checks.banned_token_ids(words_banned, self.reader.tok.encode, allowed, keep=self.special_ids) \
+            if words_banned else ()
+        return tuple(sorted(ids))
 
-    def _check(self, question, lang, history, cancel, turn, facts, t0):
-        from avatar.answer.base import Answer, CheckReport
-        from avatar.answer.diffusion_answerer import _checks_module, _decode_record
-        from avatar.stage_names import DECODE
-
-        decode = lambda variant, banned_ids=(): self.decode_candidate(question, lang, facts, history, variant,
-                                                                      banned_ids, cancel)
-        with self.tracer.span(DECODE, turn=turn, track="llm", variant=0) as span:
-            first = decode(0)
-            span.update(first.decode_info)
-        checks = _checks_module() if self.cfg.checks.enabled else None
-        if checks is None:
-            return Answer(first.text, lang, facts, first.mood, checks=CheckReport(enabled=False),
-                          decode=_decode_record(first, [first], t0), source="diffusion")
-        allowed = [f.text for f in facts] + [question]
-        encode = self.reader.tok.encode
-
-        def decode_fn(variant: int, banned: frozenset) -> object:
-            words_banned = set(banned - {checks.NO_DECLINE})
-            if checks.NO_DECLINE in banned:  # a fact answers: the decline's opening words are not said
-                words_banned.update(_DECLINE_START.get(lang, ()))
-            ids = checks.banned_token_ids(words_banned, encode, allowed, keep=self.special_ids) if words_banned else ()
-            return decode(variant, tuple(sorted(ids)))
-
-        venue = f"{self.pack.kind} {self.pack.display_name(lang)}"
-        checked = checks.check_and_choose(question, lang, facts, decode_fn, self.cfg, tracer=self.tracer, turn=turn,
-                                          cancel=cancel, first=first,
-                                          keywords_of=lambda fact: " ".join(self.pack.keywords(fact.id, lang)) + " " + venue)
-        chosen = checked.candidate or first
-        backed = self._retrieval_backed(checked, question, lang, history, cancel, turn)
-        if backed is not None:
-            backed.checks = replace(checked.checks, retrieval_backed=backed.checks.retrieval or {})
-            backed.decode = _decode_record(chosen, checked.candidates or [first], t0)
-            backed.facts = facts
-            backed.source = "fallback"
-            return backed
-        return Answer(checked.reply, checked.lang or lang, facts, checked.mood, checked.gesture, checks=checked.checks,
-                      decode=_decode_record(chosen, checked.candidates or [first], t0),
-                      source="fallback" if checked.fallback_used else
-                      "snapped" if checked.checks.snapped else "diffusion")
+    def verify_fn(self, question, lang, facts, history, cancel):
+        return None  # the remask verifier reads the record model; the checks decode a second variant instead
 
     def usual_replies(self, lang: str) -> list[str]:
         return self.skills.usual_replies(lang) + list(DECLINE.get(lang, ()))
