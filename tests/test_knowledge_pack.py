@@ -126,3 +126,66 @@ def test_impossible_hours_are_refused_naming_the_day(tmp_path, mon, problem):
 def test_hours_until_midnight_are_accepted(tmp_path):
     pack = load_pack(write_pack(tmp_path, _week("00:00-02:00, 18:00-24:00")))
     assert pack.hours["mon"] == (("00:00", "02:00"), ("18:00", "24:00"))
+
+
+def test_a_pack_saved_with_a_byte_order_mark_loads(tmp_path):
+    folder = tmp_path / "venue"
+    folder.mkdir()
+    (folder / "venue.toml").write_bytes(b"\xef\xbb\xbf" + (SAMPLE / "venue.toml").read_bytes())  # Windows Notepad
+    assert load_pack(folder).entries == load_pack(SAMPLE).entries
+
+
+@pytest.mark.parametrize("field, value", [("id", "42"), ("topic", "3"), ("de", "5"), ("en", "true")])
+def test_a_fact_field_of_the_wrong_type_says_it_must_be_text_in_quotes(tmp_path, field, value):
+    fact = GOOD_FACT.replace(next(line for line in GOOD_FACT.splitlines() if line.startswith(f"{field} =")),
+                             f"{field} = {value}")
+    with pytest.raises(KnowledgeError) as err:
+        load_pack(write_pack(tmp_path, VENUE + fact))
+    assert f"field '{field}': must be text in quotes" in err.value.message
+
+
+def test_a_venue_name_of_the_wrong_type_says_it_must_be_text_in_quotes(tmp_path):
+    with pytest.raises(KnowledgeError, match="field 'name': must be text in quotes"):
+        load_pack(write_pack(tmp_path, VENUE.replace('"Testmuseum"', "1999") + GOOD_FACT))
+
+
+def test_a_pack_file_that_is_a_folder_is_a_named_error(tmp_path, capsys):
+    from avatar import cli
+
+    folder = tmp_path / "venue"
+    (folder / "venue.toml").mkdir(parents=True)
+    with pytest.raises(KnowledgeError, match="venue.toml: is a folder, not a file"):
+        load_pack(folder)
+    assert cli.main(["check-pack", "--knowledge", str(folder)]) == 2  # a named error, not an internal one
+    err = capsys.readouterr().err
+    assert "is a folder" in err and "internal error" not in err
+
+
+def test_a_pack_file_with_an_io_error_is_a_named_error(tmp_path):
+    folder = tmp_path / "venue"
+    folder.mkdir()
+    (folder / "venue.toml").symlink_to("/proc/self/mem")  # reading it from the start fails with EIO
+    with pytest.raises(KnowledgeError, match="venue.toml: cannot be read: Input/output error"):
+        load_pack(folder)
+
+
+@pytest.mark.skipif(hasattr(__import__("os"), "geteuid") and __import__("os").geteuid() == 0,
+                    reason="root reads any file")
+def test_an_unreadable_pack_file_is_a_named_error(tmp_path):
+    folder = write_pack(tmp_path, VENUE + GOOD_FACT)
+    (folder / "venue.toml").chmod(0)
+    with pytest.raises(KnowledgeError, match="permission denied") as err:
+        load_pack(folder)
+    assert "chmod a+r" in err.value.hint
+
+
+def test_a_pack_knows_its_version_from_its_save_time_and_content(tmp_path):
+    import os
+
+    folder = write_pack(tmp_path, VENUE + GOOD_FACT)
+    os.utime(folder / "venue.toml", (1_800_000_000, 1_800_000_000))
+    first = load_pack(folder).version
+    assert first.startswith("saved 20") and "sha256 " in first
+    (folder / "venue.toml").write_text(VENUE + GOOD_FACT.replace("Erdgeschoss", "Keller"), encoding="utf-8")
+    os.utime(folder / "venue.toml", (1_800_000_000, 1_800_000_000))  # the same time, other content
+    assert load_pack(folder).version != first and load_pack(folder).version[:25] == first[:25]

@@ -278,3 +278,78 @@ def test_a_new_pack_in_use_thaws_collects_and_refreezes_the_heap(venue, monkeypa
     assert watch.check() is False and calls == []  # a visitor is being answered: not taken, not settled
     watch.apply = lambda pack: True
     assert watch.check() is True and calls == [1]
+
+
+# --- a pack file the operating system will not read: named, and the pack before stays ------------
+def break_file(folder: Path, how: str) -> str:
+    """Make the pack's file unreadable the way a kiosk meets it; returns the error's words."""
+    file = folder / "venue.toml"
+    file.unlink()
+    if how == "folder":  # a copy that went wrong
+        file.mkdir()
+        return "is a folder"
+    if how == "io_error":  # a failing disk: reading /proc/self/mem from its start fails with EIO
+        file.symlink_to("/proc/self/mem")
+        return "cannot be read: Input/output error"
+    shutil.copy(SAMPLE, file)  # "unreadable": a file copied in with the wrong owner or mode
+    file.chmod(0)
+    return "permission denied"
+
+
+FAULTS = ["folder", "io_error",
+          pytest.param("unreadable", marks=pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file"))]
+
+
+@pytest.mark.parametrize("how", FAULTS)
+def test_a_live_reload_the_os_refuses_is_named_with_the_version_still_in_use(venue, how, caplog):
+    import logging
+
+    from avatar.pipeline.build import Stages, build_voice_loop
+
+    cfg = config.load(sets=["general.knowledge_check_s=0.05", "asr.partial_interval_ms=0", "echo.enabled=false",
+                            "answer.semantic_weight=0"], env={})
+    running = load_pack(venue)
+    answerer = RetrievalAnswerer(running, cfg)
+    stages = Stages(FakeASR(), FakeTTS(), answerer, None, [], {})
+    inputs = sorted((Path(__file__).resolve().parent / "data").rglob("*.wav"))[:1]
+    loop = build_voice_loop(cfg, inputs, venue.parent / "out.wav", Tracer(), stages=stages, knowledge=str(venue))
+    notices = []
+    loop.subscribe(lambda e: notices.append(e) if isinstance(e, ev.Notice) else None)
+    words = break_file(venue, how)
+    with caplog.at_level(logging.INFO, logger="avatar.pipeline.knowledge_watch"):
+        assert loop._knowledge_watch.check() is False
+    loop.close(timeout=2.0)
+    assert [n.key for n in notices] == ["knowledge"]  # the window's operator line (ui/window.py add_notice)
+    message = notices[0].message
+    assert "not taken" in message and words in message and running.version in message
+    assert [r.getMessage() for r in caplog.records] == [message]  # and one log line, the same words
+    assert answerer.pack is running and "9 €" in answerer.answer("Was kostet der Eintritt?", "de").reply
+
+
+@pytest.mark.parametrize("how", FAULTS)
+def test_a_kiosk_restarted_on_a_pack_the_os_refuses_answers_from_the_last_good_version(venue, how, monkeypatch,
+                                                                                       tmp_path):
+    from avatar.answer import load_knowledge
+    from avatar.commands.doctor import _knowledge
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    cfg = config.load(sets=[f"general.knowledge={venue}"], env={})
+    first = load_knowledge(cfg, notices=[], last_good=True)
+    words = break_file(venue, how)
+    with pytest.raises(Exception, match=words):
+        load_knowledge(cfg)  # `avatar ask` names it
+    notices: list[str] = []
+    again = load_knowledge(cfg, notices=notices, last_good=True)
+    assert [f.text for f in again.facts("de")] == [f.text for f in first.facts("de")]
+    assert len(notices) == 1 and words in notices[0] and first.version in notices[0]
+    check = _knowledge(cfg)  # `avatar doctor`
+    assert check.status == "fallback" and words in check.detail and first.version in check.detail
+
+
+def test_a_pack_folder_that_is_a_folder_is_a_named_error_on_the_command_line(venue, capsys):
+    from avatar import cli
+
+    break_file(venue, "folder")
+    assert cli.main(["ask", "--knowledge", str(venue), "Was kostet der Eintritt?"]) == 2
+    err = capsys.readouterr().err
+    assert "is a folder" in err and "internal error" not in err

@@ -153,3 +153,39 @@ def test_output_cut_short_by_the_reader_is_no_error(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdout", ClosedPipe())
     assert cli.main(["check-pack"]) == 0
     assert "internal error" not in capsys.readouterr().err
+
+
+def _sample_with(tmp_path, old: str, new: str) -> Path:
+    text = (ROOT / "assets" / "venues" / "sample" / "venue.toml").read_text(encoding="utf-8")
+    assert old in text
+    (tmp_path / "venue.toml").write_text(text.replace(old, new), encoding="utf-8")
+    return tmp_path
+
+
+def test_german_pasted_into_an_english_field_is_a_problem(tmp_path, capsys):
+    folder = _sample_with(tmp_path, 'en = "Admission is 9 € for adults.',
+                          'en = "Der Eintritt kostet 9 € für Erwachsene und ist am Montag frei.')
+    assert cli.main(["check-pack", "--knowledge", str(folder)]) == 1
+    out = capsys.readouterr().out
+    assert "the 'en' text reads as German" in out and "1 problem(s)" in out
+
+
+def test_english_pasted_into_a_german_field_is_a_problem(tmp_path):
+    folder = _sample_with(tmp_path, 'de = "Der Eintritt kostet 9 € für Erwachsene.',
+                          'de = "Admission is 9 € for adults, and it is free for children with their family.')
+    problems = [f for f in check_pack(load_pack(folder)) if f.level == "problem"]
+    assert [("reads as English" in f.message, "'de'" in f.message) for f in problems] == [(True, True)]
+
+
+def test_venue_names_and_titles_in_the_other_language_are_no_alarm(tmp_path):
+    de = "Programm: 11 Uhr „Journey to the Stars“, danach Führung im Haus, 9–17 Uhr."
+    en = "Programme: 11:00 „Reise zum Mars über den Wolken“ (Journey to Mars), Hallenbad am Weidenhof, 9 am–5 pm."
+    assert _problems(tmp_path, de, en) == []
+    assert [f for f in check_pack(load_pack(tmp_path)) if f.level == "problem"] == []
+
+
+@pytest.mark.parametrize("pack", sorted(str(p.parent.relative_to(ROOT)) for p in
+                                        [*ROOT.glob("assets/venues/*/venue.toml"),
+                                         *ROOT.glob("evals/packs/dev*/*/venue.toml")]))
+def test_no_fact_of_the_shipped_and_dev_packs_reads_as_the_other_language(pack):
+    assert [f.message for f in check_pack(load_pack(ROOT / pack)) if "reads as" in f.message] == []

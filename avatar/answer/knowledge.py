@@ -5,8 +5,10 @@ pack is a KnowledgeError naming the file, the fact and the field, so it can be f
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import re
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -66,6 +68,8 @@ class KnowledgePack:
     hours: dict[str, tuple[tuple[str, str], ...]] | None = None
     # Days that differ from the week ([dates]): "MM-DD" every year, "YYYY-MM-DD" once.
     dates: dict[str, SpecialDay] = field(default_factory=dict)
+    # Which save of the file this is, for the operator: its modification time and a sha256 prefix.
+    version: str = ""
 
     def display_name(self, lang: str) -> str:
         return self.name_en if lang == "en" and self.name_en else self.name
@@ -116,23 +120,54 @@ class KnowledgePack:
 def pack_file(path: str | os.PathLike) -> Path:
     """The file behind a pack's path: a venue folder's venue.toml, or the file itself."""
     path = Path(path)
-    return path / "venue.toml" if path.is_dir() else path
+    try:
+        folder = path.is_dir()
+    except OSError:  # a folder on the way it may not look into: reading the file names that
+        folder = False
+    return path / "venue.toml" if folder else path
 
 
 def load_pack(path: str | os.PathLike) -> KnowledgePack:
     """Read and check a pack: a venue folder (with venue.toml) or the venue.toml file itself."""
     file = pack_file(path)
-    if not file.exists():
-        raise KnowledgeError(f"knowledge pack not found: {file}",
-                             hint="pass a venue folder containing venue.toml, e.g. assets/venues/sample")
+    raw, mtime = _read_bytes(file)
     try:
-        data = tomllib.loads(file.read_text(encoding="utf-8"))
+        data = tomllib.loads(raw.decode("utf-8-sig"))  # a byte-order mark (Windows Notepad) is fine
     except UnicodeDecodeError:
         raise KnowledgeError(f"{file}: not UTF-8 text", hint="save the file as UTF-8") from None
     except tomllib.TOMLDecodeError as exc:
         raise KnowledgeError(f"{file}: not valid TOML: {exc}",
                              hint="check quotes and brackets on the line named; see docs/KNOWLEDGE.md") from None
-    return _parse(data, file)
+    pack = _parse(data, file)
+    pack.version = pack_version(raw, mtime)
+    return pack
+
+
+def pack_version(raw: bytes, mtime: float) -> str:
+    """'saved 2026-12-07 02:20:11, sha256 1a2b3c4d5e6f': tells two saves of a pack apart at a glance."""
+    return f"saved {datetime.fromtimestamp(mtime):%Y-%m-%d %H:%M:%S}, sha256 {hashlib.sha256(raw).hexdigest()[:12]}"
+
+
+def _read_bytes(file: Path) -> tuple[bytes, float]:
+    """The file's bytes and modification time; what the operating system refuses is a KnowledgeError too."""
+    try:
+        kind = os.stat(file).st_mode
+        if not (stat.S_ISREG(kind) or stat.S_ISDIR(kind)):  # a pipe or a device would block or never end
+            raise KnowledgeError(f"{file}: is not a plain file", hint="put the pack's text in a file named venue.toml")
+        with open(file, "rb") as f:
+            return f.read(), os.fstat(f.fileno()).st_mtime
+    except FileNotFoundError:
+        raise KnowledgeError(f"knowledge pack not found: {file}",
+                             hint="pass a venue folder containing venue.toml, e.g. assets/venues/sample") from None
+    except IsADirectoryError:
+        raise KnowledgeError(f"{file}: is a folder, not a file",
+                             hint="the pack's facts belong in a file named venue.toml; rename or remove the folder") from None
+    except PermissionError:
+        raise KnowledgeError(f"{file}: cannot be read (permission denied)",
+                             hint=f"let the kiosk's user read it: chmod a+r {file}") from None
+    except OSError as exc:
+        raise KnowledgeError(f"{file}: cannot be read: {exc.strerror or exc}",
+                             hint="check the disk and the file; copy the pack back from its source") from None
 
 
 def _parse(data: dict[str, Any], file: Path) -> KnowledgePack:
@@ -149,6 +184,8 @@ def _parse(data: dict[str, Any], file: Path) -> KnowledgePack:
         if key not in _VENUE_KEYS:
             raise fail(f"[venue] field '{key}'", "unknown field", f"allowed: {', '.join(sorted(_VENUE_KEYS))}")
     for key in ("name", "kind"):
+        if key in venue and not isinstance(venue[key], str):
+            raise fail(f"[venue] field '{key}'", "must be text in quotes", f'e.g. {key} = "{venue[key]}"')
         if not isinstance(venue.get(key), str) or not venue[key].strip():
             raise fail(f"[venue] field '{key}'", "missing or empty", 'write it as text, e.g. kind = "museum"')
     for key in ("name_en", "help_de", "help_en"):
@@ -170,6 +207,8 @@ def _parse(data: dict[str, Any], file: Path) -> KnowledgePack:
             if key not in _FACT_KEYS:
                 raise fail(f"{label} field '{key}'", "unknown field", f"allowed: {', '.join(sorted(_FACT_KEYS))}")
         fid = raw.get("id")
+        if fid is not None and not isinstance(fid, str):
+            raise fail(f"{label} field 'id'", "must be text in quotes", f'e.g. id = "{fid}"')
         if not isinstance(fid, str) or not fid:
             raise fail(f"{label} field 'id'", "missing", 'give every fact a short id, e.g. id = "cafe-hours"')
         if not _ID.match(fid):
@@ -178,11 +217,15 @@ def _parse(data: dict[str, Any], file: Path) -> KnowledgePack:
             raise fail(f"{label} field 'id'", f"'{fid}' is used twice (or is reserved)", "give each fact its own id")
         seen.add(fid)
         topic = raw.get("topic")
+        if topic is not None and not isinstance(topic, str):
+            raise fail(f"{label} field 'topic'", "must be text in quotes", f"use one of: {', '.join(TOPICS)}")
         if topic not in TOPICS:
             raise fail(f"{label} field 'topic'", f"{topic!r} is not a topic", f"use one of: {', '.join(TOPICS)}")
         texts = {}
         for lang in LANGS:
             text = raw.get(lang)
+            if text is not None and not isinstance(text, str):
+                raise fail(f"{label} field '{lang}'", "must be text in quotes", f'e.g. {lang} = "..."')
             if not isinstance(text, str) or not text.strip():
                 raise fail(f"{label} field '{lang}'", "missing or empty",
                            "every fact needs both languages: de = \"...\" and en = \"...\"")

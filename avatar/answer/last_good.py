@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-from datetime import datetime
 from pathlib import Path
 
 from avatar.answer.knowledge import KnowledgeError, KnowledgePack, load_pack, pack_file
@@ -37,7 +36,9 @@ def state_dir(cfg=None) -> Path:
 
 def copy_path(path: str | os.PathLike, cfg=None) -> Path:
     """Where the last good copy of the pack at `path` is kept (one per absolute path)."""
-    key = hashlib.sha256(str(pack_file(path).resolve()).encode()).hexdigest()[:16]
+    file = pack_file(path)
+    # The folder resolved, not the file: a venue.toml that is a link keeps its copy when the link changes.
+    key = hashlib.sha256(str(file.parent.resolve() / file.name).encode()).hexdigest()[:16]
     return state_dir(cfg) / f"{key}.venue.toml"
 
 
@@ -47,11 +48,13 @@ def remember(path: str | os.PathLike, cfg=None) -> None:
     target = copy_path(source, cfg)
     try:
         data = source.read_bytes()
+        saved = source.stat()
         if target.exists() and target.read_bytes() == data:
             return
         target.parent.mkdir(parents=True, exist_ok=True)
         partial = target.with_name(target.name + ".partial")
         partial.write_bytes(data)
+        os.utime(partial, ns=(saved.st_atime_ns, saved.st_mtime_ns))  # the copy's version reads as the save's
         os.replace(partial, target)
     except OSError as exc:  # a read-only home: the kiosk works, only without this safety net
         log.info("the last good copy of the knowledge pack was not kept: %s", exc)
@@ -70,11 +73,11 @@ def load_keeping_last_good(path: str | os.PathLike, cfg=None) -> tuple[Knowledge
             pack = load_pack(copy)
         except KnowledgeError:
             raise exc from None
-        when = datetime.fromtimestamp(copy.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
         hint = f" ({exc.hint})" if exc.hint else ""
         notice = (f"the knowledge pack does not load: {exc.message}{hint}; answering from its last version "
-                  f"that loaded (kept {when}) until it is mended")
+                  f"that loaded ({pack.version}) until it is mended")
         log.warning("%s", notice)
         return pack, notice
     remember(path, cfg)
+    log.info("knowledge pack in use: %s (%s)", pack_file(path), pack.version)
     return pack, None

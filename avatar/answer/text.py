@@ -25,6 +25,7 @@ into do does did is it's what's where's don't can't open opening cost costs pric
 may get go the this that these those any some good morning evening afternoon toilet toilets
 """.split())
 _DE_CHARS = re.compile(r"[äöüß]")
+MARKERS = {"de": _DE_MARKERS, "en": _EN_MARKERS}
 
 
 def words(text: str) -> list[str]:

@@ -140,7 +140,7 @@ def _admin_pin(cfg) -> Check:
 
 def _knowledge(cfg) -> Check:
     from avatar.answer import load_knowledge
-    from avatar.answer.knowledge import KnowledgeError
+    from avatar.answer.knowledge import KnowledgeError, load_pack
 
     try:
         pack = load_knowledge(cfg)
@@ -151,9 +151,14 @@ def _knowledge(cfg) -> Check:
         kept = copy_path(resolve(cfg.general.knowledge), cfg)
         if not kept.is_file():
             raise
+        try:
+            version = load_pack(kept).version
+        except KnowledgeError:
+            raise exc from None
         return Check("knowledge pack", "fallback", f"{exc.message}: the kiosk answers from its last version that "
-                     f"loaded ({kept})", exc.hint or "mend the file; docs/KNOWLEDGE.md")
-    return Check("knowledge pack", "ok", f"{pack.name}: {len(pack.facts('de'))} facts ({cfg.general.knowledge})")
+                     f"loaded ({version}; {kept})", exc.hint or "mend the file; docs/KNOWLEDGE.md")
+    return Check("knowledge pack", "ok", f"{pack.name}: {len(pack.facts('de'))} facts ({cfg.general.knowledge}; "
+                 f"{pack.version})")
 
 
 def _semantic(cfg) -> Check:

@@ -280,7 +280,10 @@ def _follow_knowledge(loop, cfg, knowledge: str | None) -> None:
         remember(resolve(path), cfg)  # and this one is now the last good version (answer/last_good.py)
         return pack
 
-    loop.follow_knowledge(KnowledgeWatch(pack_file(resolve(path)), load, apply, loop.emit, every_s=every_s))
+    in_use = next((getattr(a.pack, "version", "") for a in (loop.fallback_answerer, loop.answerer)
+                   if getattr(a, "pack", None) is not None), "")
+    loop.follow_knowledge(KnowledgeWatch(pack_file(resolve(path)), load, apply, loop.emit, every_s=every_s,
+                                         in_use=in_use))
 
 
 def _echo_canceller(cfg, device: bool = False):

@@ -34,8 +34,9 @@ class KnowledgeWatch:
     puts it to use and returns False while a turn is running (then it is tried again next look)."""
 
     def __init__(self, file: str | Path, load: Callable[[], object], apply: Callable[[object], bool],
-                 emit: Callable[[ev.Event], None], every_s: float = 5.0) -> None:
+                 emit: Callable[[ev.Event], None], every_s: float = 5.0, in_use: str = "") -> None:
         self.file = Path(file)
+        self.in_use = in_use  # the version of the pack in use (KnowledgePack.version), for the operator
         self.load, self.apply, self.emit = load, apply, emit
         self.every_s = max(0.05, float(every_s))
         self._seen = self._signature()  # the file as the running pack was read from it
@@ -55,12 +56,12 @@ class KnowledgeWatch:
         if self.thread is not None and self.thread is not threading.current_thread() and self.thread.is_alive():
             self.thread.join(timeout)
 
-    def _signature(self) -> tuple[int, int] | None:
+    def _signature(self) -> tuple[int, int, int] | None:
         try:
             st = self.file.stat()
         except OSError:
             return None
-        return st.st_mtime_ns, st.st_size
+        return st.st_mtime_ns, st.st_ctime_ns, st.st_size  # ctime: a file made unreadable is told at once
 
     def _run(self) -> None:
         # A pack read while a visitor was being answered is tried again soon, not a whole interval later:
@@ -88,7 +89,8 @@ class KnowledgeWatch:
             pack = self.load()
         except AvatarError as exc:
             hint = f" ({exc.hint})" if exc.hint else ""
-            self._notice(f"the edited knowledge pack was not taken, the kiosk answers from the one before: "
+            before = f" ({self.in_use})" if self.in_use else ""
+            self._notice(f"the edited knowledge pack was not taken, the kiosk answers from the one before{before}: "
                          f"{exc.message}{hint}", error=True)
             return False
         self._pending = pack
@@ -101,7 +103,9 @@ class KnowledgeWatch:
         self.reloads += 1
         resettle_heap()  # the old pack's frozen objects go now, between visitors (avatar/pipeline/heap.py)
         count = len(getattr(pack, "entries", ()) or ())
-        self._notice(f"knowledge pack read again from {self.file}: {count} facts now in use")
+        self.in_use = getattr(pack, "version", "") or self.in_use
+        version = f" ({self.in_use})" if self.in_use else ""
+        self._notice(f"knowledge pack read again from {self.file}: {count} facts now in use{version}")
         return True
 
     def _notice(self, message: str, error: bool = False) -> None:
