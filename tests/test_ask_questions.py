@@ -32,3 +32,18 @@ def test_a_model_named_with_model_that_cannot_serve_is_an_error(tmp_path, capsys
     assert cli.main(["ask", "Wo ist die Garderobe?", "--model", str(tmp_path / "no-such-model")]) != 0
     err = capsys.readouterr().err
     assert "model folder not found" in err and "Traceback" not in err
+
+
+def test_a_visit_gives_a_follow_up_the_turns_before_it_and_a_blank_line_starts_a_new_visitor(tmp_path, capsys):
+    qs = tmp_path / "visit.txt"
+    qs.write_text("How much is admission?\nand for children?\n\nand for children?\n", encoding="utf-8")
+    assert cli.main(["--set", "answer.kind=retrieval", "ask", "--questions", str(qs), "--visit", "--json"]) == 0
+    rows = [json.loads(x) for x in capsys.readouterr().out.splitlines() if x.startswith("{")]
+    assert [r["visitor"] for r in rows] == [1, 1, 2]
+    first_fact = [r["facts"][0]["id"] if r["facts"] else None for r in rows]
+    assert first_fact[1] == first_fact[0]  # the follow-up is read with the admission question
+    assert first_fact[2] != first_fact[0]  # a new visitor's "and for children?" has no admission before it
+    assert cli.main(["--set", "answer.kind=retrieval", "ask", "--questions", str(qs)]) == 0
+    assert "next visitor" not in capsys.readouterr().out  # without --visit every line stands alone
+    assert cli.main(["ask", "Wo ist die Garderobe?", "--visit"]) != 0
+    assert "--visit needs --questions" in capsys.readouterr().err
