@@ -87,7 +87,7 @@ def test_the_decline_check_can_be_switched_off():
 
 def test_a_reply_from_a_fact_that_does_not_name_the_subject_is_not_said():
     clock = Clock()
-    meal = "How much is the lunch menu?"
+    meal = "What do you charge for the lunch menu?"  # ("how much is the lunch menu": relevance, no fact names it)
     wrong = "Car park P1 behind the building, 2 € per hour."
     dec = lambda variant, banned: (clock.__setattr__("t", clock.t + 0.01) or
                                    Candidate(wrong, "en", "info", decode_info={"variant": variant}))

@@ -237,3 +237,75 @@ def holds_value(text: str, kind: str) -> bool:
         return bool(_OPEN_HELD.search(text))
     pattern = _VALUE_PATTERNS.get(kind)
     return pattern is None or bool(pattern.search(text))
+
+
+# --- the thing a price, hours or place question is about ---------------------------------------------------
+# "How much is the ticket to the moon?", "what does the zoo cost", "wann öffnet der Zoo", "where is the moon":
+# the question names its thing, and a fact about another thing (the museum's admission) does not answer it,
+# however well its other words fit. The thing follows the question's opening ("how much is", "was kostet",
+# "when does", "wo ist"); a place it is for ("to the moon", "zum Mond") is part of what is asked.
+_SUBJECT_OPENINGS = {
+    "en": (re.compile(r"^(?:\w+ )?how much (?:is|are|does|do|would|will) (?P<rest>.+?)(?: cost| costs| be)?$"),
+           re.compile(r"^(?:\w+ )?(?:what|how much) (?:does|do|would|will) (?P<rest>.+?) cost$"),
+           re.compile(r"^(?:\w+ )?(?:what is|what s|whats) the (?:price|cost|fee) (?:of|for) (?P<rest>.+)$"),
+           re.compile(r"^(?:\w+ )?how expensive (?:is|are) (?P<rest>.+)$"),
+           re.compile(r"^(?:\w+ )?(?:when|what time) (?:does|do|is|are|will) (?P<rest>.+?) (?:open|opens|close|closes|shut)"
+                      r"(?: \w+)*$"),
+           re.compile(r"^(?:\w+ )?where (?:is|are|s) (?P<rest>.+)$"),
+           re.compile(r"^(?:\w+ )?where (?:can|do) (?:i|we) find (?P<rest>.+)$")),
+    "de": (re.compile(r"^(?:\w+ )?(?:was|wie ?viel) (?:kostet|kosten) (?P<rest>.+)$"),
+           re.compile(r"^(?:\w+ )?(?:wann|bis wann|ab wann) (?:öffnet|schließt|hat|haben|macht|machen|ist|sind) "
+                      r"(?P<rest>.+?)(?: (?:auf|zu|offen|geöffnet|geschlossen))?$"),
+           re.compile(r"^(?:\w+ )?wo (?:ist|sind|liegt|liegen|finde ich|finden wir|gibt es) (?P<rest>.+)$")),
+}
+_FOOD_OPENINGS = {  # "what can I eat on the moon", "was kann man auf dem Mond essen"
+    "en": (re.compile(r"^(?:\w+ )?what (?:can|could) (?:i|we|you) (?:eat|drink|get to eat|buy) (?P<rest>.+)$"),
+           re.compile(r"^(?:\w+ )?what (?:food|drinks|snacks) (?:is there|are there|do you have|can i get) (?P<rest>.+)$")),
+    "de": (re.compile(r"^(?:\w+ )?was (?:kann|können) (?:ich|man|wir) (?P<rest>.+) (?:essen|trinken|kaufen)$"),),
+}
+_PER = frozenset("per pro je a".split())  # "electricity per night", "ein Kind pro Nacht"
+_PAYING_VERBS = frozenset("pay zahlen bezahlen zahlt".split())
+_FOR_PLACE = {"en": frozenset("to on at".split()), "de": frozenset("zum zur nach auf".split())}  # "to the moon"
+_ARTICLES = {"de": frozenset("der die das den dem des ein eine einen einem einer eines".split()),
+             "en": frozenset("a an the one".split())}
+
+
+def asked_subject(question: str, lang: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The thing a price, hours or place question asks about, and the place it is for (also of an "is
+    there" or a what-can-I-eat question): "how much is the ticket to the moon" -> (("ticket",), ("moon",));
+    "what does the zoo cost" -> (("zoo",), ()); "is there a café on mars" -> ((), ("mars",)). No thing when
+    it is "it", "das", "ihr" (the venue itself) or the one who pays ("how much do children pay")."""
+    ws = words(re.split(r"[?.!]", question, maxsplit=1)[0])
+    text = " ".join(ws)
+    articles, end = _ARTICLES.get(lang, frozenset()), _FOCUS_END.get(lang, frozenset())
+    skip, places = articles | _OWNER_WORDS.get(lang, frozenset()), _FOR_PLACE.get(lang, frozenset())
+
+    def phrase(rest: list[str], i: int) -> tuple[list[str], int]:
+        while i < len(rest) and rest[i] in skip:
+            i += 1
+        out = []
+        while i < len(rest) and rest[i] not in end | _PER and rest[i] not in articles and len(out) < _FOCUS_MAX:
+            out.append(rest[i])
+            i += 1
+        return out, i
+
+    def place_at(rest: list[str], i: int) -> list[str]:
+        return phrase(rest, i + 1)[0] if i < len(rest) and rest[i] in places else []
+
+    keep = lambda ws: tuple(dict.fromkeys(w for w in ws if w not in _VALUE_WORDS and w not in _EMPTY_NOUNS))
+    rest = next((m.group("rest").split() for p in _SUBJECT_OPENINGS.get(lang, ()) for m in [p.match(text)] if m), None)
+    if rest:
+        if rest[-1] in _PAYING_VERBS:
+            return (), ()
+        thing, i = phrase(rest, 0)
+        return (() if any(w in _EMPTY_NOUNS for w in thing) else keep(thing)), keep(place_at(rest, i))
+    rest = next((m.group("rest").split() for p in _FOOD_OPENINGS.get(lang, ()) for m in [p.match(text)] if m), None)
+    if rest:
+        return (), keep(place_at(rest, 0))
+    rest = _after_trigger(ws, lang)
+    if rest:  # "is there a café on mars", "gibt es auf dem Mond ein Café"
+        if rest[0] in places:
+            return (), keep(place_at(rest, 0))
+        _, i = phrase(rest, 0)
+        return (), keep(place_at(rest, i))
+    return (), ()

@@ -18,9 +18,10 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from avatar.answer.asked import asked_kind, holds_kind
+from avatar.answer.asked import asked_kind, asked_subject, holds_kind
 from avatar.answer.base import Fact
-from avatar.answer.retrieval.words import _CUE_TERMS, STOPWORDS, analyze, holds_part, source_fact  # noqa: F401 (re-exported)
+from avatar.answer.retrieval.words import (_CALENDAR, _CUE_TERMS, _TODAY_WORDS, STOPWORDS, analyze, holds_part,  # noqa: F401
+                                           source_fact)
 from avatar.answer.text import words
 from avatar.answer.thesaurus import siblings
 
@@ -59,6 +60,28 @@ def coverage(question: str, lang: str, text: str) -> float:
     return hit / len(content)
 
 
+def _names(w: str, stem: str, terms: set[str], lang: str) -> bool:
+    """`terms` (a text's search terms) name the question word: the word, a compound of it, a thesaurus word."""
+    return stem in terms or any(t in terms for sib in siblings(w) for t in analyze(sib, lang)) or holds_part(stem, terms)
+
+
+def subject_missing(question: str, lang: str, texts: Sequence[str]) -> tuple[str, ...]:
+    """The thing a price, hours or place question asks about ("the zoo" of "what does the zoo cost"), or
+    the place it is for ("the moon" of "how much is the ticket to the moon"), when none of `texts` (the
+    facts with their keywords and the venue's name) names any word of it: those words; else ()."""
+    thing, place = asked_subject(question, lang)
+    terms = {t for text in texts for t in analyze(text, lang)}
+    cue = _CUE_TERMS[lang]
+    missing: list[str] = []
+    for ws in (thing, place):
+        asked = [(w, stems[0]) for w in ws if w not in STOPWORDS[lang] and w not in _CALENDAR
+                 and w not in _TODAY_WORDS and not w.isdigit() for stems in [analyze(w, lang)]
+                 if stems and stems[0] not in cue]
+        if asked and not any(_names(w, s, terms, lang) for w, s in asked):
+            missing += [w for w, _ in asked]
+    return tuple(missing)
+
+
 @dataclass
 class Judgement:
     answers: bool
@@ -71,7 +94,8 @@ def judge(question: str, lang: str, fact: Fact, keywords: str = "", min_coverage
     their thesaurus words, the operator's keywords) and holds the kind of value asked for."""
     kind = asked_kind(question, lang)
     cov = coverage(question, lang, f"{fact.text} {keywords}")
-    return Judgement(cov >= min_coverage and holds_kind(fact.text, kind), round(cov, 3), kind)
+    about = not subject_missing(question, lang, [fact.text, keywords])  # "the ticket to the moon": not this fact
+    return Judgement(cov >= min_coverage and holds_kind(fact.text, kind) and about, round(cov, 3), kind)
 
 
 def answering_fact(question: str, lang: str, facts: Sequence[Fact], min_score: float,

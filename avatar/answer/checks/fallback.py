@@ -65,7 +65,7 @@ def fallback_reply(question: str, lang: str, facts: Sequence[Fact], min_match: f
     extra), when it names enough of it, or (with `sure_score`) when retrieval is as sure of the fact as
     the retrieval answerer would need to say it (score >= sure_score and half the question's words
     named, or twice the score); otherwise the staff message in the visitor's language."""
-    from avatar.answer.checks.answers import answering_clause, coverage, holds_kind, asked_kind
+    from avatar.answer.checks.answers import answering_clause, asked_kind, coverage, holds_kind, subject_missing
     from avatar.answer.checks.relevance import asked_days
 
     lang = lang if lang in NOT_KNOWN else "en"
@@ -78,7 +78,10 @@ def fallback_reply(question: str, lang: str, facts: Sequence[Fact], min_match: f
             continue
         if not holds_kind(fact.text, kind):
             continue  # "wann" is not answered by a fact without a time
-        cov = coverage(question, lang, f"{fact.text} {keywords_of(fact) if keywords_of else ''}")
+        keywords = keywords_of(fact) if keywords_of else ""
+        if subject_missing(question, lang, [fact.text, keywords]):
+            continue  # "how much is the ticket to the moon": the admission price is about something else
+        cov = coverage(question, lang, f"{fact.text} {keywords}")
         score = cov + 0.15 * (fact.score / top if fact.score else 0.0)  # retrieval's order breaks near ties
         if days and days & {v for it in extract(fact.text, lang).items if it.kind == "weekday" for v in it.values}:
             score += DAY_BONUS

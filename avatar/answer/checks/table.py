@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 from avatar.answer.base import Fact
 from avatar.answer.checks.answers import (answering_fact, contradicting_lead, coverage, dangling_end,
-                                          source_fact)
+                                          source_fact, subject_missing)
 from avatar.answer.checks.candidate import Candidate
 from avatar.answer.checks.consistency import compare, content_signature, vote
 from avatar.answer.checks.grounding import banned_strings
@@ -79,10 +79,19 @@ def relevance(t: Turn, cand: Candidate) -> Verdict:
         return NO_VERDICT
     with t.tracer.span(SPAN_PREFIX + "relevance", turn=t.turn, track=TRACK, variant=cand.variant) as span:
         r = check_relevance(cand.text, t.lang, t.facts, t.question)
-        span["outcome"] = "pass" if r.ok else "fail"
-    t.predictor.observe("relevance", r.ms)
-    t.add_ms("relevance", r.ms)
-    t.report.relevant = r.ok
+        t0 = now()
+        # "how much is the ticket to the moon": no retrieved fact names the moon, so no reply but a decline
+        # is about it, and no re-decode from these facts can be: the fallback declines (fallback.py)
+        texts = [f.text for f in t.facts] + [t.keywords_of(f) for f in t.facts if t.keywords_of]
+        missing = () if is_decline(cand) else subject_missing(t.question, t.lang, texts)
+        span["outcome"] = "fail" if missing or not r.ok else "pass"
+    ms = r.ms + (now() - t0) * 1000.0
+    t.predictor.observe("relevance", ms)
+    t.add_ms("relevance", ms)
+    t.report.relevant = r.ok and not missing
+    if missing:
+        t.report.asked = list(missing)
+        return Verdict(fallback="not_asked_about")
     if r.ok:
         return PASS
     t.report.asked = r.asked

@@ -11,13 +11,13 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Iterable
 
-from avatar.answer.asked import asked_focus, asked_kind, asked_value, holds_kind, holds_value
+from avatar.answer.asked import asked_focus, asked_kind, asked_subject, asked_value, holds_kind, holds_value
 from avatar.answer.base import Fact
 from avatar.answer.knowledge import KnowledgePack
 from avatar.answer.retrieval import semantic
 from avatar.answer.retrieval.index import (RENDERED_HOURS, _Index, _join_split_compounds, _vocabulary_matches,
                                            build_index)
-from avatar.answer.retrieval.words import (_CUE_TERMS, _TODAY_WORDS, _TOPIC_CUES, SPECIFIC_ZIPF, STOPWORDS,
+from avatar.answer.retrieval.words import (_CALENDAR, _CUE_TERMS, _TODAY_WORDS, _TOPIC_CUES, SPECIFIC_ZIPF, STOPWORDS,
                                            _everyday_zipf, _venue_compound, analyze, asked_zipf, holds_part)
 from avatar.answer.text import words
 from avatar.answer.thesaurus import siblings
@@ -144,6 +144,8 @@ class Retriever:
             unmatched, fact_coverage = held[0]
             focus = asked_focus(question if focus_from is None else focus_from, lang)
             absent = self._absent(asked, focus, index.doc_terms[best[0][0]])
+            absent += self._not_about(asked, question if focus_from is None else focus_from, lang,
+                                      index.doc_terms[best[0][0]])
             if z is not None and int(z.argmax()) == best[0][0]:
                 meaning_z = float(z[best[0][0]])
             value = asked_value(question if focus_from is None else focus_from)
@@ -224,6 +226,24 @@ class Retriever:
         found_for = {w: found for w, _, _, found in asked}
         return tuple(w for w in focus if w in found_for
                      and not (found_for[w] & terms or any(holds_part(t, terms) for t in found_for[w])))
+
+    def _not_about(self, asked, question: str, lang: str, terms: frozenset[str]) -> tuple[str, ...]:
+        """What a price, hours or place question asks about that the best fact is not about (asked.py,
+        `asked_subject`): the thing ("what does the zoo cost") when the fact holds no word of it, the place
+        it is for ("a ticket to the moon") when the whole pack knows no word of it (a ticket to the
+        exhibition is the admission); a place word everyday language does not know either does not count
+        (more likely misheard than a place)."""
+        thing, place = asked_subject(question, lang)
+        counted = {w for w, _, _, _ in asked}
+        known = {w: found for w, _, _, found in asked}
+        thing = tuple(w for w in thing if w in counted)
+        place = tuple(w for w in place if w in counted and asked_zipf(w, lang) > 0
+                      and w not in _CALENDAR and w not in _TODAY_WORDS)
+        lacking = self._absent(asked, thing, terms)
+        out = lacking if thing and len(lacking) == len(thing) else ()
+        if place and not any(known[w] for w in place):
+            out += place
+        return out
 
     def _cued_topics(self, question: str) -> set[str]:
         tokens = set(words(question))
