@@ -1,7 +1,9 @@
 """A shipped model is checked against models/manifest.toml when it loads, so a damaged file is refused.
 
 A folder is shipped when the manifest next to it (or the one in the models folder) lists it by
-name; a foreign folder (any other model folder) loads unchecked. Hashing a model costs seconds,
+name, wherever it is (`avatar models import DIR --in-place` writes the one next to a folder outside
+models/); a foreign folder (listed nowhere) loads unchecked for benchmarks and tests, and the kiosk's
+answerer refuses it (`listed_only`). Hashing a model costs seconds,
 so a good result is remembered per file by (path, size, mtime_ns) in `<models>/.verified/<name>.json`
 and later starts only stat the files. A file rewritten in place gets a new mtime and is hashed again.
 """
@@ -38,10 +40,17 @@ def shipped_entry(folder: Path) -> tuple[manifest.ModelEntry, Path] | None:
     return None
 
 
-def check_model(folder: Path) -> Integrity:
-    """Verify a shipped model's files (sha256, cached); raise ModelError naming a file that differs."""
+def check_model(folder: Path, listed_only: bool = False) -> Integrity:
+    """Verify a shipped model's files (sha256, cached); raise ModelError naming a file that differs.
+    `listed_only` (the kiosk's answerer): a folder no manifest lists is refused, wherever it is, since a
+    damaged copy of it could not be told."""
     folder = Path(folder).resolve()
     found = shipped_entry(folder)
+    if found is None and listed_only:
+        raise ModelError(f"{folder} is listed in no model manifest (models/manifest.toml, or manifest.toml "
+                         "next to the folder), so its files cannot be checked",
+                         hint=f"record their sha256: `avatar models import {folder}` (copies it into models/) or "
+                              f"`avatar models import {folder} --in-place` (writes {folder.parent / 'manifest.toml'})")
     if found is None:
         return Integrity("foreign", "not listed in models/manifest.toml: no checksum to verify")
     entry, models = found

@@ -81,14 +81,17 @@ def test_the_same_size_and_mtime_in_another_folder_is_not_taken_from_the_cache(m
         integrity.check_model(other / "avatar-mdlm")
 
 
-def test_a_foreign_model_folder_loads_without_the_check(tmp_path):
+def test_a_foreign_model_folder_loads_without_the_check_for_benchmarks_but_not_as_the_answerer(tmp_path):
     folder = shutil.copytree(SHIPPED, tmp_path / "my-model")
     assert integrity.check_model(folder).state == "foreign"
     assert load_model(folder, threads=1).family.name == "avatar-mdlm"
+    with pytest.raises(ModelError, match="listed in no model manifest"):
+        load_model(folder, threads=1, listed_only=True)
 
 
 def test_a_bert_style_masked_lm_is_refused_as_the_answerer_naming_what_it_lacks(tmp_path):
     folder = make_random_model(tmp_path / "bert", "bert")
+    manifest.add_entry(manifest.ModelEntry("bert", "llm", "test", manifest.hash_folder(folder)), tmp_path)
     cfg = config.load(sets=[f"llm.model={folder}", "llm.threads=1"], env={})
     with pytest.raises(ModelError) as info:
         load_answer_model(cfg)
@@ -133,3 +136,49 @@ def test_a_whisper_folder_given_directly_is_checked_against_the_manifest(tmp_pat
     cfg = config.load(env={})
     with pytest.raises(ModelError, match="model.bin is damaged"):
         WhisperASR(cfg.asr, ["de", "en"], model_dir=folder)
+
+
+# --- a model folder outside models/ (issue 40) -------------------------------------------------------------
+def test_a_model_folder_outside_models_is_refused_by_the_answerer_until_its_sha256_are_recorded(tmp_path, capsys):
+    from avatar import cli
+
+    folder = shutil.copytree(SHIPPED, tmp_path / "disk" / "avatar-mdlm")
+    cfg = config.load(sets=[f"llm.model={folder}", "llm.threads=1"], env={})
+    with pytest.raises(ModelError) as info:
+        load_answer_model(cfg)
+    assert "listed in no model manifest" in info.value.message and "--in-place" in info.value.hint
+    notices: list[str] = []
+    answerer, _ = make_answerer(cfg, notices=notices)  # the kiosk: retrieval, and it says why
+    assert type(answerer).__name__ == "RetrievalAnswerer" and "listed in no model manifest" in notices[0]
+
+    assert cli.main(["models", "import", str(folder), "--in-place"]) == 0
+    assert "registered avatar-mdlm" in capsys.readouterr().out
+    assert integrity.check_model(folder).state == "verified"
+    assert load_answer_model(cfg).family.name == "avatar-mdlm"
+    corrupt_in_place(folder / "model.safetensors")  # checked like models/'s: a damaged byte is found
+    with pytest.raises(ModelError, match="model.safetensors is damaged"):
+        load_answer_model(cfg)
+
+
+def _with_nan(folder):
+    from safetensors.numpy import load_file, save_file
+
+    weights = folder / "model.safetensors"
+    tensors = load_file(str(weights))
+    name = next(n for n, t in sorted(tensors.items()) if t.dtype.kind == "f" and t.ndim == 2)
+    tensors[name][0, 0] = float("nan")
+    save_file(tensors, str(weights))
+    return name
+
+
+@pytest.mark.parametrize("backend", ["auto", "torch"])
+def test_a_model_that_produces_nan_is_refused_at_load(tmp_path, backend):
+    if backend == "torch":
+        pytest.importorskip("torch")
+    folder = shutil.copytree(SHIPPED, tmp_path / "nan-model")
+    _with_nan(folder)
+    manifest.add_entry(manifest.ModelEntry("nan-model", "llm", "test", manifest.hash_folder(folder)), tmp_path)
+    assert integrity.check_model(folder).state == "verified"  # its files are as recorded: the values are wrong
+    with pytest.raises(ModelError) as info:
+        load_model(folder, threads=1, backend=backend)
+    assert "NaN or infinite" in info.value.message and "train it again" in info.value.hint

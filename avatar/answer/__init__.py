@@ -27,12 +27,14 @@ def load_knowledge(cfg, knowledge: str | None = None, notices: list | None = Non
 
 
 def load_answer_model(cfg, path=None):
-    """The diffusion model for the answerer: refused at load (ModelError naming the missing tokens)
-    when its tokenizer cannot write the answerer's prompt and reply record."""
+    """The diffusion model for the answerer: refused at load (ModelError) when no manifest lists its
+    files' sha256 (inside models/ or not), and when its tokenizer cannot write the answerer's prompt and
+    reply record."""
     from avatar.answer.prompt import RECORD_TOKENS
     from avatar.llm.loader import load_configured
 
-    return load_configured(cfg.llm, path, needs_tokens=RECORD_TOKENS, purpose="the kiosk's answerer")
+    return load_configured(cfg.llm, path, needs_tokens=RECORD_TOKENS, purpose="the kiosk's answerer",
+                           listed_only=True)
 
 
 def make_answerer(cfg, tracer: Tracer = TRACER, knowledge: str | None = None, notices: list | None = None,

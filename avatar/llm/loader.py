@@ -36,10 +36,12 @@ def load_configured(llm: Any, path: str | os.PathLike | None = None, **kwargs: A
 
 def load_model(path: str | os.PathLike, family: str | Family | None = None, device: str = "cpu",
                threads: int | None = None, dtype: str = "auto", needs_tokens: Sequence[str] = (),
-               purpose: str = "", backend: str = "auto") -> DiffusionLM:
+               purpose: str = "", backend: str = "auto", listed_only: bool = False) -> DiffusionLM:
     """needs_tokens: tokens the caller writes (e.g. the answerer's reply record); purpose names the
     caller in the refusal ("the kiosk's answerer"). backend "auto": the embedded model on the CPU in
-    float32 runs in numpy (numpy_mdlm.py), everything else in torch; "torch": always torch."""
+    float32 runs in numpy (numpy_mdlm.py), everything else in torch; "torch": always torch.
+    listed_only: a folder whose sha256 no manifest lists is refused (integrity.check_model). A model
+    whose first forward pass gives NaN or infinite logits is refused in any case."""
     from avatar.integrity import check_model
 
     folder = resolve(path)
@@ -48,7 +50,7 @@ def load_model(path: str | os.PathLike, family: str | Family | None = None, devi
                          hint="train or import the model (avatar models), or point --model / llm.model at a model folder")
     config = read_config(folder)
     _check_weights(folder)
-    check_model(folder)  # a shipped model's sha256; cached by size and mtime, so later starts only stat
+    check_model(folder, listed_only)  # a listed model's sha256; cached by size and mtime, so later starts only stat
     if not any((folder / name).is_file() for name in _TOKENIZER_FILES):
         raise ModelError(f"{folder} has no tokenizer (tokenizer.json)",
                          hint="copy the tokenizer files (tokenizer.json, tokenizer_config.json) into the model folder")
@@ -87,6 +89,7 @@ def load_model(path: str | os.PathLike, family: str | Family | None = None, devi
     forward = ModelForward(model, fam, force_bidirectional=stock_causal and fam.attention == BIDIRECTIONAL)
     from avatar.model_contract import use_model_folder
 
+    _check_finite(folder, forward, mask_id, eos_ids[0])
     use_model_folder(folder)  # the checks read this model's tables (none: a foreign model, those checks skip)
     return DiffusionLM(model=model, tokenizer=tokenizer, family=fam, forward=forward, path=folder,
                        device=device, mask_token_id=mask_id, eos_token_ids=tuple(eos_ids),
@@ -273,6 +276,28 @@ def _check_weights(folder: Path) -> None:
         if shard.stat().st_size < expected:
             raise ModelError(f"{shard} is truncated ({shard.stat().st_size} bytes, the tensors need {expected})",
                              hint="the copy is incomplete; copy the file again")
+
+
+def _check_finite(folder: Path, forward: Any, mask_id: int, eos_id: int) -> None:
+    """One forward pass over a few tokens: NaN or infinite logits (damaged or badly trained weights)
+    would otherwise decode as arbitrary tokens without a word of warning."""
+    import numpy as np
+
+    from avatar.llm.forward_pass import as_numpy
+
+    ids = forward.to_model(np.array([[eos_id, mask_id, mask_id]], dtype=np.int64))
+    try:
+        with forward.no_grad():
+            out = forward.model(input_ids=ids, **({"prompt_len": 1} if forward.takes_prompt_len else {}))
+        logits = as_numpy(out.logits)
+    except Exception as exc:  # a model that cannot even run a pass is as unusable
+        raise ModelError(f"{folder}: the model fails on its first forward pass: {type(exc).__name__}: {exc}",
+                         hint="the weights do not fit the model's config.json; copy or train the model again") from None
+    bad = int(np.size(logits) - np.isfinite(logits).sum())
+    if bad:
+        raise ModelError(f"{folder}: the model produces NaN or infinite values ({bad} of {np.size(logits)} logits "
+                         "of a test pass)", hint="its weights are damaged or its training diverged: reinstall it "
+                                                 "(`avatar models --verify`) or train it again") from None
 
 
 def _nbytes(tensor_slice: Any) -> int:
