@@ -135,3 +135,12 @@ def test_the_reader_answer_path_checks_the_reply_and_falls_back_to_retrieval(bas
     said = RetrievalAnswerer(pack, cfg, Tracer()).answer("Was kostet der Eintritt?", "de")
     assert ans.reply == said.reply
     assert answerer.familiarity(ans.facts) is None  # no familiarity gate on this path
+
+
+def test_the_kiosk_refuses_a_reader_folder_no_manifest_lists(base, tmp_path):
+    from avatar.answer.retrieval.semantic import model_file
+    from avatar.llm.e5_reader import load_reader
+
+    folder = _delta(base, tmp_path / "stray-reader")
+    with pytest.raises(ModelError, match="listed in no model manifest"):
+        load_reader(folder, model_file, listed_only=True)  # what ReaderAnswerer asks for

@@ -36,7 +36,7 @@ class ReaderAnswerer(DiffusionAnswerer):
         self.cfg, self.pack, self.tracer = cfg, pack, tracer
         from avatar.answer.retrieval.semantic import model_file
 
-        self.reader = reader or load_reader(cfg.llm.model, model_file, threads=cfg.llm.threads)
+        self.reader = reader or load_reader(cfg.llm.model, model_file, threads=cfg.llm.threads, listed_only=True)
         self.options = DecodeOptions.from_config(cfg.llm)
         self.retriever = retriever_for(pack, cfg)
         self.skills = RetrievalAnswerer(pack, cfg, tracer)

@@ -286,8 +286,10 @@ def ensure_base(model_file, models: Path | None = None) -> Path:
     return folder
 
 
-def load_reader(folder: str | os.PathLike, model_file, threads: int | None = None) -> Reader:
-    """The reader in `folder` (its delta) on the base in the same models folder; ModelError when absent."""
+def load_reader(folder: str | os.PathLike, model_file, threads: int | None = None,
+                listed_only: bool = False) -> Reader:
+    """The reader in `folder` (its delta) on the base in models/; ModelError when absent. `listed_only`
+    (the kiosk's answerer): a reader folder no manifest lists is refused (integrity.check_model)."""
     from avatar.integrity import check_model
     from avatar.paths import resolve
 
@@ -295,5 +297,5 @@ def load_reader(folder: str | os.PathLike, model_file, threads: int | None = Non
     if not is_reader_folder(folder):
         raise ModelError(f"{folder} is not a reader model folder (no reader.json)",
                          hint="point llm.model at models/e5-reader (the shipped reader)")
-    check_model(folder)
-    return Reader(ensure_base(model_file, folder.parent), folder, threads=threads)
+    check_model(folder, listed_only)
+    return Reader(ensure_base(model_file), folder, threads=threads)
