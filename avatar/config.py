@@ -106,6 +106,10 @@ _RANGES: dict[str, tuple[float, float]] = {
     "pipeline.visitor_timeout_s": (0.0, 86400.0),
     "pipeline.stage_timeout_s": (0.0, 600.0),
     "echo.delay_ms": (0.0, 1000.0),
+    "general.trace_keep": (1, 10000),
+    "general.log_max_kb": (1, 1_000_000),
+    "general.log_keep": (1, 100),
+    "kiosk.device_wait_s": (1.0, 3600.0),
 }
 # Numbers where 0 means nothing sensible (a zero timeout, an empty beam); "section.*" = every key.
 _POSITIVE = {

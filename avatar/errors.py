@@ -27,3 +27,8 @@ class DeviceError(AvatarError):
 
 class AudioFileError(AvatarError):
     """An audio file cannot be read or written."""
+
+
+class DeviceWaitExpired(DeviceError):
+    """A device the kiosk waited for did not come in time: the app exits non-zero so that its
+    supervisor (systemd, the autostart script) starts it again."""

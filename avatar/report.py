@@ -31,12 +31,40 @@ def is_stage_span(span: Span) -> bool:
 
 
 def trace_file_for_run(cfg) -> Path:
-    """Where a debug run writes its trace: one file per run in general.trace_dir."""
+    """Where a debug run writes its trace: a file of its own in general.trace_dir, made (empty) here so
+    that no other run takes the name (two runs in the same second: the process id and a count tell them
+    apart); the oldest traces beyond general.trace_keep go."""
     from datetime import datetime
 
     from avatar.paths import resolve
 
-    return resolve(cfg.general.trace_dir) / f"run-{datetime.now():%Y%m%d-%H%M%S}.json"
+    folder = resolve(cfg.general.trace_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    stem = f"run-{datetime.now():%Y%m%d-%H%M%S}-{os.getpid()}"
+    for n in range(1, 10_000):
+        path = folder / (f"{stem}.json" if n == 1 else f"{stem}-{n}.json")
+        try:
+            with open(path, "x", encoding="utf-8") as f:
+                f.write('{"traceEvents": []}')  # a valid, empty trace until the run writes its own
+        except FileExistsError:
+            continue
+        prune_traces(folder, int(cfg.general.trace_keep), keep=path)
+        return path
+    raise OSError(f"no free trace file name for {stem} in {folder}")
+
+
+def prune_traces(folder: Path, keep_count: int, keep: Path | None = None) -> list[Path]:
+    """Remove the oldest run-*.json traces in `folder` beyond `keep_count` (never `keep`); the removed."""
+    traces = sorted((p for p in folder.glob("run-*.json") if p != keep), key=lambda p: (p.stat().st_mtime, p.name))
+    extra = len(traces) + (keep is not None) - keep_count
+    removed = []
+    for path in traces[:max(0, extra)]:
+        try:
+            path.unlink()
+            removed.append(path)
+        except OSError:  # gone already, or not ours to remove: the next run tries again
+            pass
+    return removed
 
 
 def stage_budget(key: str, budgets: Mapping[str, Any]) -> float | None:

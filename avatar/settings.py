@@ -49,8 +49,11 @@ class General(_Settings):
     knowledge_check_s: float
     debug: bool
     trace_dir: str
+    trace_keep: int
     state_dir: str
     log_level: str
+    log_max_kb: int
+    log_keep: int
 
 
 @dataclass(frozen=True)
@@ -181,12 +184,13 @@ class Echo(_Settings):
 
 @dataclass(frozen=True)
 class Kiosk(_Settings):
-    """[kiosk]: the window and the admin PIN."""
+    """[kiosk]: the window, the admin PIN and the wait for the devices at boot."""
     SECTION: ClassVar[str] = "kiosk"
     admin_pin_file: str
     admin_pin_hash: str
     fullscreen: bool
     hud: bool
+    device_wait_s: float
 
 
 # section name -> its record; the sections not listed stay `config.Section`

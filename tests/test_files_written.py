@@ -62,9 +62,9 @@ def test_a_question_and_a_voice_turn_write_only_where_they_are_told(tmp_path):
 
 
 def test_a_kiosk_that_cannot_start_leaves_no_folder_in_the_temporary_folder(tmp_path):
-    """Without --output the headless replies go to a new folder under the temporary folder; when the
-    kiosk cannot start (here: its input is no audio file, found once the models are loaded), that
-    folder must not stay behind empty (the suite's error-path runs had left ~80 of them in /tmp)."""
+    """A kiosk that cannot start (here: its input is no audio file, found once the models are loaded)
+    leaves nothing in the temporary folder (the suite's error-path runs had left ~80 folders in /tmp;
+    without --output the replies now go to no file at all: tests/test_kiosk_boot.py)."""
     for d in ("home", "tmp", "cwd"):
         (tmp_path / d).mkdir()
     bad = tmp_path / "cwd" / "question.wav"

@@ -184,7 +184,9 @@ class WhisperASR:
                 if context and not partial and result.get("suspect"):
                     result["fallback"] = "suspect"  # the caller decodes the whole utterance instead
                 elif not partial and result.get("suspect"):
-                    log.info("trimmed-window transcript looks wrong (%r): decoding the full window", result["text"])
+                    # the visitor's words stay out of the log, at every level: how long the text was is enough
+                    log.info("trimmed-window transcript looks wrong (%d words): decoding the full window",
+                             len(result["text"].split()))
                     result = {**self._decode_full(audio, result["lang"], result["lang_prob"], cancel),
                               "prior_used": result.get("prior_used", False)}
             elif not fits:  # longer than one window: Whisper drops words near a window's end

@@ -1,5 +1,8 @@
 """`avatar run`: the kiosk app. Fullscreen by default; headless (one HUD line per turn on the
-console) when there is no display or no audio device, on the bundled sample questions."""
+console) when there is no display or no audio device, on the bundled sample questions. `--kiosk`
+(what the service and the autostart script run) never falls back to that demo: it waits for the
+missing devices (avatar/commands/device_wait.py) and exits non-zero when they do not come.
+No run leaves a file in the temporary folder: replies without --output are played to no file."""
 from __future__ import annotations
 
 import os
@@ -24,6 +27,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--screenshot", metavar="PNG", help="save the window after the last input turn, then quit")
     parser.add_argument("--demo", action="store_true", help="play a scripted German and English turn (no models)")
     parser.add_argument("--headless", action="store_true", help="no window even when a display is there")
+    parser.add_argument("--kiosk", action="store_true",
+                        help="the kiosk itself (the service and autostart run this): wait for a missing display, "
+                             "microphone or loudspeaker (kiosk.device_wait_s), then exit 1; never the headless demo")
 
 
 def display_problem(env=os.environ) -> str | None:
@@ -71,6 +77,8 @@ def run(args, cfg) -> int:
         from avatar.trace import TRACER
 
         TRACER.keep_past_visits = False
+    if args.kiosk:
+        return run_kiosk(cfg, args, debug)
 
     no_display = "--headless given" if args.headless else display_problem()
     inputs, output = args.input, args.output
@@ -93,16 +101,31 @@ def run(args, cfg) -> int:
     if problem:  # Qt would abort the process (SIGABRT) with its own message and no advice
         raise DeviceError(problem, hint="`make run` installs them when it may (root or sudo), "
                                         "`avatar doctor` lists what is missing")
-    made = None
+    discard = False
     if inputs and not output and not args.demo:
         problem = audio_problem(cfg)
         if problem:
-            args.output = made = _temporary_replies()
-            print(f"avatar: {problem}: the replies go to {args.output}", flush=True)
-    try:
-        return run_window(cfg, args, debug)
-    finally:
-        _drop_if_empty(made)
+            discard = True
+            print(f"avatar: {problem}: the replies are not kept (--output WAV keeps them)", flush=True)
+    return run_window(cfg, args, debug, discard_replies=discard)
+
+
+def run_kiosk(cfg, args, debug: bool) -> int:
+    """The kiosk at boot: the window on the live devices, or a non-zero exit; never the headless demo."""
+    given = [name for name in ("input", "output", "demo", "headless", "screenshot") if getattr(args, name)]
+    if given:
+        raise AvatarError(f"--kiosk runs the live kiosk and takes no {', '.join('--' + n for n in given)}",
+                          hint="leave them out, or run without --kiosk")
+    from avatar.commands.device_wait import DeviceWait
+
+    wait = DeviceWait(cfg, cfg.kiosk.device_wait_s)
+    wait.report()  # one line per missing device, at once
+    wait.wait(("display",))
+    problem = window_libraries_problem()
+    if problem:  # no wait installs a library
+        raise DeviceError(problem, hint="`make run` installs them when it may (root or sudo), "
+                                        "`avatar doctor` lists what is missing")
+    return run_window(cfg, args, debug, device_wait=wait)
 
 
 def window_libraries_problem(env=os.environ) -> str | None:
@@ -113,11 +136,14 @@ def window_libraries_problem(env=os.environ) -> str | None:
 
 
 # --- with a window ------------------------------------------------------------------------------
-def run_window(cfg, args, debug: bool) -> int:
+def run_window(cfg, args, debug: bool, discard_replies: bool = False, device_wait=None) -> int:
+    """device_wait (--kiosk): the microphone and loudspeaker are waited for on the loop's thread, once
+    the models are loaded, with a notice on the screen; the app exits when the wait expires."""
     from avatar.trace import TRACER
     from avatar.ui.app import App
 
     tracer = TRACER
+    app: list = []  # the App, for the wait's notices (made below, before make_loop first runs)
     if args.demo:
         from avatar.ui import demo_script
 
@@ -129,12 +155,18 @@ def run_window(cfg, args, debug: bool) -> int:
         def make_loop():  # runs on the loop's thread: the window is up while the models load
             if not loaded:
                 loaded.append(_load_stages(cfg, tracer))
-            return _build_loop(cfg, args.input, args.output, tracer, loaded[0])
+            elif device_wait is not None:
+                device_wait.renew()  # a loop built again (a microphone lost): a new bounded wait
+            if device_wait is not None:
+                device_wait.wait(("microphone", "loudspeaker"),
+                                 on_missing=lambda name: app[0].notice(f"waiting_{name}", name),
+                                 on_found=lambda name: app[0].notice(f"waiting_{name}", ""))
+            return _build_loop(cfg, args.input, args.output, tracer, loaded[0], discard_replies=discard_replies)
     live = not args.input and not args.demo
-    app = App(cfg, make_loop, tracer, kiosk=not args.windowed and bool(cfg.kiosk.fullscreen), debug=debug,
-              lang=cfg.general.lang, screenshot=args.screenshot, quit_when_done=bool(args.screenshot),
-              restart_after_s=RESTART_AFTER_S if live else None)
-    return app.exec()
+    app.append(App(cfg, make_loop, tracer, kiosk=not args.windowed and bool(cfg.kiosk.fullscreen), debug=debug,
+                   lang=cfg.general.lang, screenshot=args.screenshot, quit_when_done=bool(args.screenshot),
+                   restart_after_s=RESTART_AFTER_S if live else None))
+    return app[0].exec()
 
 
 def _pipeline():
@@ -153,15 +185,16 @@ def _load_stages(cfg, tracer):
     return _pipeline().load_stages(cfg, tracer, cfg.general.knowledge, progress)
 
 
-def _build_loop(cfg, inputs, output, tracer, stages=None):
+def _build_loop(cfg, inputs, output, tracer, stages=None, discard_replies: bool = False):
     stages = stages or _load_stages(cfg, tracer)
-    loop = _pipeline().build_voice_loop(cfg, inputs, output, tracer, stages=stages, knowledge=cfg.general.knowledge)
+    loop = _pipeline().build_voice_loop(cfg, inputs, output, tracer, stages=stages, knowledge=cfg.general.knowledge,
+                                        discard_replies=discard_replies)
     return loop, list(stages.notices)
 
 
 # --- headless -----------------------------------------------------------------------------------
-def sample_questions(cfg) -> list[Path]:
-    """The bundled sample questions: the venue set if present, else the recorded ones."""
+def sample_questions() -> list[Path]:
+    """The bundled sample questions: the venue set if present, else the recorded ones ([] if none)."""
     from avatar.paths import assets_dir
 
     root = assets_dir() / "samples"
@@ -173,11 +206,11 @@ def sample_questions(cfg) -> list[Path]:
                 by_lang.setdefault(p.parent.name, []).append(p)
             # two per language keeps the headless run short and shows both languages
             return [p for group in by_lang.values() for p in group[:2]]
-    return synthesize_questions(cfg)
+    return []
 
 
-def synthesize_questions(cfg) -> list[Path]:
-    """No WAVs bundled: speak the locales' sample questions with our own TTS."""
+def synthesize_questions(cfg, folder: Path) -> list[Path]:
+    """No WAVs bundled: speak the locales' sample questions with our own TTS, into `folder`."""
     import numpy as np
     import soundfile as sf
 
@@ -189,7 +222,6 @@ def synthesize_questions(cfg) -> list[Path]:
         raise AvatarError(f"no sample questions and no TTS to make them: {exc}",
                           hint="pass --input WAV files") from None
     tts = Synthesizer(cfg.tts)
-    folder = Path(tempfile.mkdtemp(prefix="avatar-samples-"))
     out = []
     for lang in cfg.general.languages:
         for i, text in enumerate(load_strings(lang).table.get("samples", {}).get("questions", [])):
@@ -201,19 +233,6 @@ def synthesize_questions(cfg) -> list[Path]:
             sf.write(path, pcm, chunks[0].sample_rate)
             out.append(path)
     return out
-
-
-def _temporary_replies() -> str:
-    """Where the replies go when no --output is given and there is no loudspeaker: a new folder."""
-    return str(Path(tempfile.mkdtemp(prefix="avatar-run-")) / "replies.wav")
-
-
-def _drop_if_empty(path: str | None) -> None:
-    if path is not None:
-        try:
-            Path(path).parent.rmdir()  # only an empty folder: nothing was written
-        except OSError:
-            pass
 
 
 def run_headless(cfg, inputs, output, demo: bool = False, debug: bool = False) -> int:
@@ -249,22 +268,25 @@ def run_headless(cfg, inputs, output, demo: bool = False, debug: bool = False) -
         elif isinstance(e, ev.FinalTranscript) and e.dropped:
             print(f"  - dropped a transcript ({e.dropped})", flush=True)
 
+    samples = None  # a temporary folder of synthesized sample questions
     if demo:
         from avatar.ui import demo_script
 
         loop = demo_script.DemoLoop(tracer, start_delay_s=0.0)
         print(f"  i {demo_script.DEMO_NOTICE}", flush=True)
     else:
-        inputs = inputs or sample_questions(cfg)
+        inputs = inputs or sample_questions()
+        if not inputs:  # questions synthesized for this run go with it
+            samples = tempfile.TemporaryDirectory(prefix="avatar-samples-")
+            inputs = synthesize_questions(cfg, Path(samples.name))
         if not inputs:
             raise AvatarError("no input to run headless", hint="pass --input WAV files")
         print(f"avatar: {len(inputs)} question(s): {', '.join(Path(p).name for p in inputs)}", flush=True)
-        made = None if output else _temporary_replies()
-        output = output or made
         try:
-            loop, notices = _build_loop(cfg, inputs, output, tracer)
+            loop, notices = _build_loop(cfg, inputs, output, tracer, discard_replies=not output)
         except BaseException:
-            _drop_if_empty(made)  # a kiosk that could not start leaves no empty folder behind
+            if samples is not None:
+                samples.cleanup()
             raise
         from avatar.trace import process_age_s
 
@@ -276,6 +298,8 @@ def run_headless(cfg, inputs, output, demo: bool = False, debug: bool = False) -
         loop.run_until_done()
     finally:  # every thread of the loop ends before the interpreter does
         getattr(loop, "close", loop.stop)()
+        if samples is not None:
+            samples.cleanup()
     if metrics:
         print()
         rows = [{**m.stages, **({VOICE_TO_VOICE: m.voice_to_voice_ms} if m.voice_to_voice_ms is not None else {})}
@@ -283,8 +307,8 @@ def run_headless(cfg, inputs, output, demo: bool = False, debug: bool = False) -
         print(format_table(stage_stats(rows, budgets)))
     else:
         print("avatar: no turn was answered")
-    if output and not demo:
-        print(f"replies: {output}")
+    if not demo:
+        print(f"replies: {output}" if output else "replies: not kept (--output WAV keeps them)")
     if debug:
         from avatar.report import trace_file_for_run
 

@@ -232,21 +232,27 @@ def open_files_source(cfg, inputs: Sequence[str | Path], tail_silence_s: float =
 
 def build_voice_loop(cfg, inputs: Sequence[str | Path] | None = None, output: str | Path | None = None,
                      tracer: Tracer = TRACER, stages: Stages | None = None, knowledge: str | None = None,
-                     tail_silence_s: float = 2.0):
-    """The kiosk's voice loop: files when given, the microphone and loudspeaker otherwise."""
+                     tail_silence_s: float = 2.0, discard_replies: bool = False):
+    """The kiosk's voice loop: files when given, the microphone and loudspeaker otherwise.
+    discard_replies (no output file): the replies are played in time to no file and no device."""
     from avatar.audio.sink import open_sink
     from avatar.audio.source import open_source
+    from avatar.audio.wav_sink import WavFileSink
     from avatar.pipeline.voice_loop import VoiceLoop
 
     stages = stages or load_stages(cfg, tracer, knowledge)
     source = open_files_source(cfg, inputs, tail_silence_s) if inputs else open_source(None, cfg)
-    sink = open_sink(str(output) if output else None, cfg)
+    to_device = not output and not discard_replies
+    if to_device:
+        sink = open_sink(None, cfg)
+    else:
+        sink = WavFileSink(str(output) if output else None, output_latency_ms=cfg.audio.output_latency_ms)
     extras = _turn_taking(cfg)
     renew = dict(stages.renew)
-    if not output:  # a hung loudspeaker stream is replaced by a new one (a file sink is never replaced)
+    if to_device:  # a hung loudspeaker stream is replaced by a new one (a file sink is never replaced)
         renew["sink"] = lambda: open_sink(None, cfg)
     loop = VoiceLoop(cfg, source, sink, stages.answerer, stages.asr, stages.tts, tracer,
-                     fallback_answerer=stages.fallback, echo_canceller=_echo_canceller(cfg, device=not output),
+                     fallback_answerer=stages.fallback, echo_canceller=_echo_canceller(cfg, device=to_device),
                      renew=renew, on_renewed=stages.renewed, **extras)
     if isinstance(source, PlaylistSource):
         source.busy = loop.busy

@@ -13,8 +13,8 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from avatar import terminate
-from avatar.errors import AvatarError
-from avatar.events import TurnMetrics
+from avatar.errors import AvatarError, DeviceWaitExpired
+from avatar.events import Notice, TurnMetrics
 from avatar.ui.demo_script import DEMO_NOTICE
 from avatar.report import record_turn_metrics, trace_file_for_run
 from avatar.trace import Tracer
@@ -98,12 +98,20 @@ class App:
             self.loop = loop
             from avatar.trace import process_age_s
 
-            log.info("ready to listen %.1f s after start (models loaded and warmed up)", process_age_s())
+            # on the console too: the journal and kiosk.log show when a kiosk (re)started was listening
+            print(f"avatar: ready to listen {process_age_s():.1f} s after start (models loaded and warmed up)",
+                  flush=True)
             self.bridge.post_ready(loop, list(notices))
             loop.run_until_done()
         except BaseException as exc:  # reported on the GUI thread as a friendly message
             error = exc
         self.bridge.post_finished(error)
+
+    def notice(self, key: str, text: str) -> None:
+        """An operator notice from any thread (text "" takes the notice with that key away)."""
+        from avatar.trace import now
+
+        self.bridge.post_event(Notice(now(), key=key, message=text))
 
     def _trace_metrics(self, event) -> None:  # on the loop's thread: the tracer is thread-safe
         if isinstance(event, TurnMetrics):
@@ -118,6 +126,10 @@ class App:
     def _loop_finished(self, error: BaseException | None) -> None:
         self.window.set_starting(False)
         self.window.loop_ended()
+        if isinstance(error, DeviceWaitExpired):  # its supervisor starts the kiosk again: exit, non-zero
+            self.loop_error = error
+            self.quit()
+            return
         if error is not None:
             self.loop_error = error
             if not isinstance(error, AvatarError):  # an AvatarError is printed once, by the CLI, at exit

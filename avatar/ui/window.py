@@ -370,10 +370,10 @@ class KioskWindow(KioskLayout, QWidget):
     def add_notice(self, text: str, key: str = "") -> None:
         """An operator notice (e.g. German spoken by espeak-ng); shown small, in the current language.
         A notice with a key replaces the one before with that key (the knowledge pack mended after a
-        broken save: the mistake is no longer shown)."""
+        broken save: the mistake is no longer shown); an empty text with a key takes it away."""
         if key:
             self._notice_texts = [(k, t) for k, t in self._notice_texts if k != key]
-        if (key, text) not in self._notice_texts:
+        if text and (key, text) not in self._notice_texts:
             self._notice_texts.append((key, text))
         self._show_notices()
 
