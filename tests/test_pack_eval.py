@@ -99,6 +99,13 @@ def test_broken_questions_file_names_the_question(tmp_path):
         pack_eval.load_questions(tmp_path)
 
 
+def test_a_folder_without_evaluation_packs_is_a_clear_error_not_an_internal_one(tmp_path, capsys):
+    (tmp_path / "zoo").mkdir()  # a pack folder with no questions.toml
+    assert cli.main(["eval", "--packs", str(tmp_path)]) != 0
+    err = capsys.readouterr().err
+    assert "no evaluation packs" in err and "internal error" not in err
+
+
 def test_eval_packs_reports_both_answerers_per_pack_and_language(packs, tmp_path, capsys):
     out = tmp_path / "eval.json"
     # a two-fact pack gives BM25 little to go on: a low threshold keeps the retrieval answerer answering

@@ -23,6 +23,7 @@ from typing import Any
 
 from avatar.answer.base import HistoryTurn
 from avatar.answer.retrieval import semantic
+from avatar.errors import ConfigError
 from avatar.stats import percentile_ms
 from avatar.train.evaluate import DECLINE_MARKERS  # one list of what a decline says
 
@@ -76,7 +77,8 @@ def pack_folders(root: Path) -> list[Path]:
         return [root]
     found = sorted(p.parent for p in root.rglob("questions.toml"))
     if not found:
-        raise FileNotFoundError(f"no evaluation packs (venue.toml + questions.toml) under {root}")
+        raise ConfigError(f"no evaluation packs (venue.toml + questions.toml) under {root}",
+                          hint="give a folder holding pack folders, e.g. --packs evals/packs/dev")
     return found
 
 
