@@ -128,6 +128,8 @@ _LIST_CHOICES: dict[str, tuple[str, ...]] = {
     "asr.incremental_languages": ("de", "en"),
     "asr.plain_decode_languages": ("de", "en"),
     "checks.moods": ("neutral", "happy", "sorry", "info"),
+    "tts.engines_de": ("piper", "pico", "espeak"),
+    "tts.engines_en": ("piper", "pico", "espeak"),
     "checks.always": ("grounding", "relevance", "source", "self_consistency", "schema"),
 }
 # Settings that are gone, with what replaces them.

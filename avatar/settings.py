@@ -134,10 +134,12 @@ class Asr(_Settings):
 
 @dataclass(frozen=True)
 class Tts(_Settings):
-    """[tts]: the voices: piper and espeak-ng, streaming, prepared replies."""
+    """[tts]: the voices: piper, SVOX Pico and espeak-ng, streaming, prepared replies."""
     SECTION: ClassVar[str] = "tts"
     english_voice: str
     german_voice: str
+    engines_de: tuple[str, ...]
+    engines_en: tuple[str, ...]
     length_scale: float
     espeak_rate: int
     min_clause_chars: int

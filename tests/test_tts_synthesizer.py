@@ -40,7 +40,7 @@ def test_say_writes_a_non_silent_wav_at_the_voice_rate(tmp_path, tts, lang, caps
     assert len(pcm) / rate > 2.0
     assert np.sqrt(np.mean(pcm.astype(np.float64) ** 2)) > 300  # clearly not silence
     printed = capsys.readouterr().out
-    assert ("espeak-ng" in printed) == (lang == "de")  # the German fallback is said, not hidden
+    assert ("SVOX Pico" in printed) == (lang == "de")  # the voice in use is said
 
 
 def _clause_at(pieces, i):
@@ -107,10 +107,17 @@ def test_cancel_stops_synthesis_between_clauses(tts):
         next(chunks)
 
 
-def test_german_without_a_piper_voice_is_a_reported_espeak_fallback(cfg, tmp_path):
+def test_german_without_a_piper_voice_speaks_pico_and_espeak_is_a_reported_fallback(cfg, tmp_path, monkeypatch):
     info = choose_voice(cfg.tts, "de", folder=tmp_path)
-    assert info.engine == "espeak-ng" and info.fallback
-    assert "German" in info.message and "models/" in info.message
+    assert (info.name, info.engine, info.fallback) == ("SVOX Pico de-DE", "pico", False)
+    robotic = choose_voice(cfg.with_overrides({"tts.engines_de": ["espeak"]}).tts, "de", folder=tmp_path)
+    assert robotic.engine == "espeak-ng" and robotic.fallback
+    assert "German" in robotic.message and "models/" in robotic.message
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "py_nanotts" else real(name, *a))
+    assert choose_voice(cfg.tts, "de", folder=tmp_path).engine == "espeak-ng"  # py-nanotts not installed
     english = choose_voice(cfg.tts, "en", folder=tmp_path)
     assert english.engine == "piper" and not english.fallback and english.name == "en_US-joe-medium"
 
@@ -128,7 +135,7 @@ def test_a_piper_voice_in_models_is_chosen_by_the_language_in_its_json(cfg, tmp_
 def test_a_configured_voice_that_is_missing_is_named_in_the_message(cfg, tmp_path):
     tts_cfg = cfg.with_overrides({"tts.german_voice": "de_DE-thorsten-medium"}).tts
     info = choose_voice(tts_cfg, "de", folder=tmp_path)
-    assert info.fallback and "tts.german_voice" in info.message and "de_DE-thorsten-medium" in info.message
+    assert info.engine == "pico" and "tts.german_voice" in info.message and "de_DE-thorsten-medium" in info.message
 
 
 def test_phonemes_map_to_the_small_viseme_set():

