@@ -70,6 +70,7 @@ class ReplyClause(Event):
     index: int = 0
     text: str = ""
     lang: str = ""
+    voice: str = ""  # the voice that speaks it (SpeechChunk.voice: "piper en_US-joe-medium", "pico de-DE", ...)
 
 
 @dataclass(frozen=True)

@@ -104,6 +104,7 @@ class Chunk:
     text: str
     visemes: list = field(default_factory=list)
     part: int = 0
+    voice: str = "fake voice"
 
 
 class FakeTTS:

@@ -35,6 +35,7 @@ def test_turn_stages_add_up_to_voice_to_voice():
     assert m.audible >= m.speech_end + 0.3 - 0.02
     assert rec.of(ev.PlaybackStarted) and rec.of(ev.ReplyDone)[0].text == "Das Museum öffnet um 10 Uhr."
     assert [e.index for e in rec.of(ev.ReplyClause)] == [0, 1]
+    assert {e.voice for e in rec.of(ev.ReplyClause)} == {"fake voice"}  # the HUD names it
 
 
 def test_a_clause_streamed_in_pieces_is_played_whole_and_shown_once():

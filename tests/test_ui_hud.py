@@ -171,6 +171,19 @@ def test_hud_widget_paints_a_turn_and_follows_the_language(qtbot, cfg):
     assert widget.label_for("check.something_new").endswith("something_new")
 
 
+def test_the_hud_names_the_voice_that_speaks_the_reply(qtbot, cfg):
+    model = HudModel(cfg.budget.as_dict())
+    widget = HudWidget(model, load_strings("de"))
+    qtbot.addWidget(widget)
+    model.begin_turn(4, "de")
+    assert "Stimme" not in widget.decode_line()  # no clause spoken yet: no voice named
+    model.set_voice(4, "SVOX Pico de-DE")
+    model.set_voice(4, "espeak-ng de")  # a later clause's fallback does not rename the reply's voice
+    model.add_metrics(ev.TurnMetrics(1.0, turn=4, lang="de", stages={"tts_first_audio": 40.0},
+                                     decode=DecodeStats(steps=4, tokens=12)))
+    assert widget.decode_line() == "Tokens pro Vorwärtsschritt: 3.0  (12 / 4)  ·  Stimme: SVOX Pico de-DE"
+
+
 @pytest.mark.parametrize("lang", ["en", "de"])
 @pytest.mark.parametrize("record", [FALLBACK_RECORD, CLEAN_RECORD, UNFAMILIAR_RECORD], ids=["fallback", "clean", "unfamiliar"])
 def test_the_hud_fits_the_kiosk_window_at_1280x800(qtbot, cfg, lang, record, tmp_path):

@@ -53,7 +53,7 @@ def turn_window(qtbot, size, lang, clauses, debug=True) -> KioskWindow:
     for name in CHECKS:
         w.handle_span(Span(f"check.{name}", 0.0, 0.005, turn=1))
     for clause in clauses:
-        w.handle_event(ev.ReplyClause(now(), turn=1, text=clause))
+        w.handle_event(ev.ReplyClause(now(), turn=1, text=clause, voice="SVOX Pico de-DE" if lang == "de" else "en_US-joe-medium"))
     w.handle_event(ev.PlaybackStarted(now(), turn=1))
     stages = {"endpoint": 180.0, "asr": 150.0, "retrieval": 3.0, "decode": 60.0, "checks": 75.0,
               "tts_first_audio": 120.0, "output": 20.0, "answer_other": 5.0, "hold": 0.0}

@@ -78,11 +78,12 @@ def _stock_piper(info):
 
 
 def compare_voices(cfg, repeats: int) -> None:
-    """piper with and without alignments, with two threads, stock piper and espeak-ng, interleaved."""
+    """piper with and without alignments, with two threads, stock piper, Pico and espeak-ng, interleaved."""
     variants = [("en", "piper + alignments", {"tts.alignments": True, "tts.threads": 1}),
                 ("en", "piper, no alignments", {"tts.alignments": False, "tts.threads": 1}),
                 ("en", "piper, 2 threads", {"tts.alignments": True, "tts.threads": 2}),
-                ("de", "espeak-ng", {})]
+                ("de", "Pico", {"tts.engines_de": ["pico"]}),
+                ("de", "espeak-ng", {"tts.engines_de": ["espeak"]})]
     # the clause cache is off: every run synthesizes
     rows = [(lang, label, Synthesizer(cfg.with_overrides({**over, "tts.cache_clauses": 0}).tts, Tracer()))
             for lang, label, over in variants]

@@ -154,7 +154,8 @@ class TurnRunner:
             queued_until = start + len(chunk.pcm) / chunk.sample_rate
             if not getattr(chunk, "part", 0):  # a streamed clause's later pieces continue its audio, not its text
                 clause += 1
-                self.emit(ev.ReplyClause(now(), turn=job.id, index=clause, text=chunk.text, lang=answer.lang))
+                self.emit(ev.ReplyClause(now(), turn=job.id, index=clause, text=chunk.text, lang=answer.lang,
+                                         voice=getattr(chunk, "voice", "")))
             for offset, duration, viseme in chunk.visemes or ():
                 self.emit(ev.Viseme(now(), at=start + offset, duration=duration, viseme=viseme))
         if index < 0:

@@ -149,10 +149,7 @@ class HudWidget(QWidget):
         y += 70
         p.setFont(small)
         p.setPen(QColor("#c9d4df"))
-        tpp = r.decode.tokens_per_pass if r else None
-        decode_text = "–" if tpp is None else f"{tpp:.1f}  ({r.decode.tokens} / {r.decode.steps})"
-        p.drawText(QRectF(pad, y, self.width() - 2 * pad, 20), Qt.AlignLeft | Qt.AlignVCenter,
-                   f"{s.get('hud.tokens_per_pass')}: {decode_text}")
+        p.drawText(QRectF(pad, y, self.width() - 2 * pad, 20), Qt.AlignLeft | Qt.AlignVCenter, self.decode_line())
         y += 22
         line_h = p.fontMetrics().height()
         for line in self.checks_lines():
@@ -162,6 +159,14 @@ class HudWidget(QWidget):
         if chart and self.height() - y - 10 >= self.RECENT_MIN_H:  # a short window keeps the numbers, not the chart
             self._recent(p, pad, y, self.width() - 2 * pad, self.height() - y - 10)
         p.end()
+
+    def decode_line(self) -> str:
+        """Tokens per forward pass of the turn's decode, and the voice that speaks its reply."""
+        s, r = self.strings, self.model.current
+        tpp = r.decode.tokens_per_pass if r else None
+        decode_text = "–" if tpp is None else f"{tpp:.1f}  ({r.decode.tokens} / {r.decode.steps})"
+        voice = f"  ·  {s.get('hud.voice')}: {r.voice}" if r and r.voice else ""
+        return f"{s.get('hud.tokens_per_pass')}: {decode_text}{voice}"
 
     def _small_font(self) -> QFont:
         small = QFont(self.font())

@@ -23,6 +23,7 @@ class TurnRecord:
     voice_to_voice_ms: float | None = None
     decode: DecodeStats = field(default_factory=DecodeStats)
     checks: CheckReport = field(default_factory=CheckReport)
+    voice: str = ""  # the voice that spoke the reply (its first clause's)
     finished: bool = False  # TurnMetrics arrived
 
 
@@ -56,6 +57,12 @@ class HudModel:
         self.current = self._record(turn)
         if lang:
             self.current.lang = lang
+
+    def set_voice(self, turn: int, voice: str) -> None:
+        """The voice speaking the turn's reply (the first clause that names one)."""
+        r = self._record(turn)
+        if voice and not r.voice:
+            r.voice = voice
 
     def add_span(self, span: Span) -> None:
         """A stage span of a turn: shown live, before the turn's metrics arrive."""

@@ -299,6 +299,9 @@ class KioskWindow(KioskLayout, QWidget):
         elif isinstance(e, ev.ReplyClause):
             self._show_conversation()
             self.subtitles.add_clause(e.text)
+            if e.voice:
+                self.hud_model.set_voice(e.turn, e.voice)
+                self.hud.refresh()
         elif isinstance(e, ev.ReplyDone):
             self._reply_text = e.text  # clauses show it as it is spoken; this is the fallback
             self.avatar.set_mood(e.mood, e.gesture)
