@@ -92,6 +92,17 @@ def test_streaming_emits_a_clause_before_the_text_is_complete():
     ("de", "Tel. 0341 555 20 40, Kinder von 6 bis 12.", "Telefon 0 3 4 1, 5 5 5, 2 0, 4 0, Kinder von 6 bis 12."),
     ("de", "Parken: 2 € / Std., Mo–Sa 9–20 Uhr; tgl. geöffnet, Erw. 16 €.",
      "Parken: 2 Euro pro Stunde, Montag bis Samstag 9 bis 20 Uhr; täglich geöffnet, Erwachsene 16 Euro."),
+    # signage as operators write it (issue 37: the round trip through Whisper heard these wrong)
+    ("de", "Sa 9.30–14 Uhr, erm. 5 € p. P., Kinder bis 6 J. frei; Fütterung Di + Do (nicht Nov–Feb).",
+     "Samstag 9 Uhr 30 bis 14 Uhr, ermäßigt 5 Euro pro Person, Kinder bis 6 Jahre frei; Fütterung Dienstag und "
+     "Donnerstag (nicht November bis Februar)."),
+    ("de", "Parken 4 € / Tag, Damen/Herren, Ladesäulen (2x), ab Bhf. stündl., Einlass (3 Std.), 1 Std. frei.",
+     "Parken 4 Euro pro Tag, Damen, Herren, Ladesäulen zweimal, ab Bahnhof stündlich, Einlass (3 Stunden), 1 Stunde frei."),
+    ("de", "Das Combo kostet 9,90 €. Gibt es an der Bar. Kids bis 14. Seilklettern ab dem 3. Oktober im 2. Stock.",
+     "Das Combo kostet 9 Euro 90. Gibt es an der Bar. Kids bis 14. Seilklettern ab dem dritten Oktober im zweiten Stock."),
+    ("de", "Kopie s/w 0,50 €, Lieferung i. d. R. 2 Wochen, Gruppen n. Vereinb., Treffpkt. Tor, Führerschein Kl. B.",
+     "Kopie schwarz-weiß 50 Cent, Lieferung in der Regel 2 Wochen, Gruppen nach Vereinbarung, Treffpunkt Tor, "
+     "Führerschein Klasse B."),
     ("en", "Parking: €2/hr, Mon–Fri, 1 hr max, approx. 10 min walk.",
      "Parking: 2 euros per hour, Monday to Friday, 1 hour max, approximately 10 minutes walk."),
 ])

@@ -10,12 +10,13 @@ import re
 
 from num2words import num2words
 
-from avatar.tts.clause_splitter import is_sentence_end
+from avatar.tts.clause_splitter import _DE_MONTHS, is_sentence_end
 
 _TIME = r"(?<![\d.:,])([01]?\d|2[0-4])[:]([0-5]\d)(?![\d])"
 _TIME_RANGE = re.compile(_TIME + r"\s*(?:[-–—]|bis|to)\s*" + _TIME + r"(\s*Uhr)?")
 _TIME_ONE = re.compile(_TIME + r"(\s*Uhr)?")
 _DE_DOT_TIME = re.compile(r"(?<![\d.,])([01]?\d|2[0-4])\.([0-5]\d)\s*Uhr")  # "10.30 Uhr"
+_DE_DOT_TIME_RANGE = re.compile(r"(?<![\d.,])([01]?\d|2[0-4])\.([0-5]\d)\s*[-–]\s*([01]?\d|2[0-4])(?:\.([0-5]\d))?\s*Uhr")  # "9.30–14 Uhr"
 _HOUR_RANGE_DE = re.compile(r"(?<![\d.,:])(\d{1,2})\s*[-–]\s*(\d{1,2})\s*Uhr")  # "10-18 Uhr"
 # Money: "3,50 €", "3.50 €", "€ 3.50", "€3", "9 EUR", "12 Euro"
 _PRICE_AFTER = re.compile(r"(?<![\d.,])(\d+)(?:[.,](\d{2}))?\s*(?:€|EUR\b|Euro\b|euros?\b)")
@@ -23,10 +24,21 @@ _PRICE_BEFORE = re.compile(r"€\s*(\d+)(?:[.,](\d{2}))?(?![\d])")
 _EURO_COMPOUND = re.compile(r"(\d)-€-")  # "1-€-Münze"
 _DE_ORDINAL = re.compile(r"(?<![\d.,:])(\d{1,2})\.(?=,|\s+(\S+))")  # "am 3. Juni", "24., 25. und 31."
 _ARTICLE_BEFORE = re.compile(r"\b(?:der|die|das)\s*$", re.IGNORECASE)
+# before a capitalised word "14." is an ordinal only after these ("im 2. Stock") or before a month or one of
+# _ORDINAL_NOUNS; else it ends a sentence ("für Kinder bis 14. Seilklettern ...", "kostet 9,90 €. Gibt ...")
+_ORDINAL_CONTEXT = re.compile(r"\b(?:der|die|das|den|dem|des|am|im|vom|zum|zur|beim|ab|jeden|jede|jeder|ihr|ihre|ihren|unser|unsere|unseren)\s*$",
+                              re.IGNORECASE)
+_ORDINAL_NOUNS = frozenset("Stock Etage Obergeschoss OG Untergeschoss UG Mal Platz Klasse Reihe Tag Woche Monat "
+                           "Jahrhundert Geburtstag Jahrestag Advent Sonntag Samstag Montag Dienstag Mittwoch Donnerstag "
+                           "Freitag Bezirk Gleis Halle Saal Rang Runde Lauf Kurs Semester Quartal Staffel".split())
+_DAY_BEFORE_NUMBER = re.compile(r"\b(Mo|Di|Mi|Do|Fr|Sa|So)(?=\s+(?:bis\s+|ab\s+)?\d)")  # "So 11 Uhr", "(Do bis 22 Uhr)"
+_TIMES_X = re.compile(r"\((\d)x\)|\b(\d)x\b")  # "(2x)" -> "zweimal"
 _PHONE = re.compile(r"(?<![\d,.:])(?:\+\d{1,3}[ ]?)?0?\d{2,5}(?:[ /-]\d{2,8}){1,4}(?!\d|[,.:]\d)")
 _EMAIL = re.compile(r"\b([\w.+-]+)@([\w-]+(?:\.[\w-]+)+)\b")
 
 _DAY_DE = dict(zip("Mo Di Mi Do Fr Sa So".split(), "Montag Dienstag Mittwoch Donnerstag Freitag Samstag Sonntag".split()))
+_MONTH_DE = dict(zip("Jan Feb Mär Apr Mai Jun Jul Aug Sep Sept Okt Nov Dez".split(),
+                     "Januar Februar März April Mai Juni Juli August September September Oktober November Dezember".split()))
 _DAY_EN = dict(zip("Mon Tue Wed Thu Fri Sat Sun".split(), "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()))
 _ABBREVIATIONS = {
     "de": [
@@ -41,9 +53,23 @@ _ABBREVIATIONS = {
         # signage, as operators write it ("Parken 2 € / Std.", "tgl. 9–18 Uhr", "Mo–Sa")
         (r"\s*/\s*Std\.", " pro Stunde"), (r"\bStd\.", "Stunde"), (r"\bMin\.", "Minuten"), (r"\bt(?:ä|a)?gl\.", "täglich"),
         (r"\bgeschl\.", "geschlossen"), (r"\bErw\.", "Erwachsene"), (r"\bGeb\.", "Gebäude"),
-        (r"\bHst\.", "Haltestelle"), (r"\bzzgl\.", "zuzüglich"), (r"\bermäß\.", "ermäßigt"),
+        (r"\bHst\.", "Haltestelle"), (r"\bzzgl\.", "zuzüglich"), (r"\bermäß\.", "ermäßigt"), (r"\berm\.", "ermäßigt"),
+        (r"\bBhf\.", "Bahnhof"), (r"\bHbf\.", "Hauptbahnhof"), (r"\bstündl\.", "stündlich"), (r"\bwöch\.", "wöchentlich"),
+        (r"\bTreffpkt\.", "Treffpunkt"), (r"\bAnm\.", "Anmeldung"), (r"\bn\.\s?Vereinb\.", "nach Vereinbarung"),
+        (r"\bVereinb\.", "Vereinbarung"), (r"\bp\.\s?P\.", "pro Person"), (r"\bi\.\s?d\.\s?R\.", "in der Regel"),
+        (r"\bgem\.", "gemäß"), (r"\bKl\.", "Klasse"), (r"\bmin\.", "mindestens"), (r"\bmax\.", "maximal"),
+        (r"\btel\.", "telefonisch"), (r"\bÖff\.", "Öffentliche"), (r"\bMwSt\.", "Mehrwertsteuer"),
+        (r"\bs/w\b", "schwarz-weiß"), (r"\bu\.\s?U\.", "unter Umständen"), (r"\bgeöffn\.", "geöffnet"),
+        (r"(?<=\d)\s*J\.", " Jahre"), (r"\bJ\.(?=\s*\)|\s+(?:frei|alt))", "Jahre"),
+        (r"\b1 Stunde(?=\W|$)", "1 Stunde"), (r"(?<![\d,.])(?!1\b)(\d+) Stunde(?=\W|$)", r"\1 Stunden"),
+        (r"\b(Jan|Feb|Mär|Apr|Mai|Jun|Jul|Aug|Sep|Sept|Okt|Nov|Dez)\.?\s*[–-]\s*(Jan|Feb|Mär|Apr|Mai|Jun|Jul|Aug|Sep|Sept|Okt|Nov|Dez)\b\.?",
+         lambda m: f"{_MONTH_DE[m[1]]} bis {_MONTH_DE[m[2]]}"),
+        (r"\s*/\s*(Tag|Woche|Monat|Jahr|Person|Kind|Nacht|Stück|Seite|Karte|Fahrt)\b", r" pro \1"),
+        (r"(?<=[^\W\d_])\s?/\s?(?=[^\W\d_])", ", "), (r"\s+\|\s+", ", "),
         (r"\b(Mo|Di|Mi|Do|Fr|Sa|So)\s*[–-]\s*(Mo|Di|Mi|Do|Fr|Sa|So)\b",
          lambda m: f"{_DAY_DE[m[1]]} bis {_DAY_DE[m[2]]}"),
+        (r"\b(Mo|Di|Mi|Do|Fr|Sa|So)\s*(?:\+|und)\s*(Mo|Di|Mi|Do|Fr|Sa|So)\b",
+         lambda m: f"{_DAY_DE[m[1]]} und {_DAY_DE[m[2]]}"),
     ],
     "en": [
         (r"\be\.\s?g\.", "for example"), (r"\bi\.\s?e\.", "that is"), (r"\bMr\.", "Mister"),
@@ -67,6 +93,8 @@ def speakable(text: str, lang: str) -> str:
     out = _PRICE_AFTER.sub(lambda m: _money(m[1], m[2], lang), out)
     if lang == "de":
         out = _DE_ORDINAL.sub(_ordinal_de, out)
+        out = _TIMES_X.sub(lambda m: num2words(int(m[1] or m[2]), lang="de") + "mal", out)
+        out = _DE_DOT_TIME_RANGE.sub(lambda m: f"{_time_de(int(m[1]), int(m[2]))} bis {_time_de(int(m[3]), int(m[4] or 0))}", out)
         out = _DE_DOT_TIME.sub(lambda m: _time_de(int(m[1]), int(m[2])), out)
         out = _HOUR_RANGE_DE.sub(lambda m: f"{int(m[1])} bis {int(m[2])} Uhr", out)
     out = _TIME_RANGE.sub(lambda m: _time_range(m, lang), out)
@@ -74,6 +102,8 @@ def speakable(text: str, lang: str) -> str:
     ends_with_period = out.rstrip().endswith(".")
     for pattern, repl in _ABBREVIATIONS_RE[lang]:
         out = pattern.sub(repl, out)
+    if lang == "de":
+        out = _DAY_BEFORE_NUMBER.sub(lambda m: _DAY_DE[m[1]], out)
     out = " ".join(out.split()).replace("a.m..", "a.m.").replace("p.m..", "p.m.")
     if ends_with_period and not out.endswith((".", "!", "?")):
         out += "."  # an abbreviation closed the sentence: keep its falling tone
@@ -133,8 +163,12 @@ def _ordinal_de(m: re.Match) -> str:
     word = m[2] or ""
     if n == 0 or (word and is_sentence_end(m[1], word, "de")):
         return m[0]
-    stem = num2words(n, lang="de", to="ordinal")[:-1]  # "dritte" -> "dritt", "einundzwanzigste" -> "...st"
     before = m.string[:m.start()]
+    bare = word.strip("„“\"'()[]")
+    if bare[:1].isupper() and bare.lower() not in _DE_MONTHS and bare not in _ORDINAL_NOUNS \
+            and not _ORDINAL_CONTEXT.search(before):
+        return m[0]
+    stem = num2words(n, lang="de", to="ordinal")[:-1]  # "dritte" -> "dritt", "einundzwanzigste" -> "...st"
     return stem + ("e" if _ARTICLE_BEFORE.search(before) else "en")
 
 
