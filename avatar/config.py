@@ -141,27 +141,16 @@ _RETIRED = {
 _FIXED = {"audio.sample_rate": 16000}
 
 
-class Section:
-    """Attribute access to the values of a section not yet typed in avatar/settings.py (cfg.llm.threshold)."""
-
-    def __init__(self, name: str, values: dict[str, Any]):
-        self._name = name
-        self.__dict__.update(values)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
-
-    def __getattr__(self, key: str) -> Any:  # only called for missing keys
-        raise ConfigError(f"unknown setting '{self._name}.{key}'")
-
-
 class Config:
     def __init__(self, data: dict[str, dict[str, Any]], sources: list[str]):
         self._data = data
         self.sources = sources
         for name, values in data.items():
-            typed = SECTIONS.get(name)
-            setattr(self, name, typed.from_values(values) if typed else Section(name, values))
+            if name not in SECTIONS:
+                raise ConfigError(f"[{name}] of avatar/defaults.toml has no record in avatar/settings.py",
+                                  hint="a settings section is a table in avatar/defaults.toml and a dataclass "
+                                       "in avatar/settings.py (SECTIONS)")
+            setattr(self, name, SECTIONS[name].from_values(values))
 
     def get(self, dotted: str) -> Any:
         section, key = _split(dotted)

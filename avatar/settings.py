@@ -5,8 +5,7 @@ every value (type, range, choices); `Config` then holds each section below as on
 `cfg.vad.end_of_turn_ms` is an int the code reads as it is: no default at the point of use, no
 `getattr(cfg, key, fallback)`. A field here is a key of that section in defaults.toml (the values and
 their one-line comments live there), and the two must name the same keys: a key added to one and not
-the other stops the program at its first load with the names of both. The [llm], [answer] and [checks]
-sections are not typed here yet (they stay `config.Section`).
+the other stops the program at its first load with the names of both.
 """
 from __future__ import annotations
 
@@ -155,6 +154,78 @@ class Tts(_Settings):
 
 
 @dataclass(frozen=True)
+class Answer(_Settings):
+    """[answer]: which answerer, and how retrieval finds and ranks the facts."""
+    SECTION: ClassVar[str] = "answer"
+    kind: str
+    top_k: int
+    history_turns: int
+    min_score: float
+    semantic_weight: float
+    semantic_threads: int
+
+
+@dataclass(frozen=True)
+class Llm(_Settings):
+    """[llm]: the diffusion model: where it is, how it runs, how a reply is decoded."""
+    SECTION: ClassVar[str] = "llm"
+    model: str
+    family: str
+    device: str
+    threads: int
+    dtype: str
+    backend: str
+    gen_length: int
+    block_length: int
+    threshold: float
+    steps_per_block: int
+    temperature: float
+    confidence: str
+    prompt_cache: bool
+    order: str
+    repetition_guard: bool
+    mood_first: bool
+    max_ms: float
+    min_familiarity: float
+    decline_bias: float
+
+
+@dataclass(frozen=True)
+class Checks(_Settings):
+    """[checks]: the checks of a reply, their budget, and what replaces a rejected one."""
+    SECTION: ClassVar[str] = "checks"
+    enabled: bool
+    grounding: bool
+    self_consistency: bool
+    schema: bool
+    lexicon: bool
+    word_pairs: bool
+    relevance: bool
+    max_redecodes: int
+    max_extra_ratio: float
+    always: tuple[str, ...]
+    agreement_overlap: float
+    remask_consistency: bool
+    consistency_needs_content: bool
+    moods: tuple[str, ...]
+    max_reply_chars: int
+    max_reply_words: int
+    fallback_min_match: float
+    fallback_answer: str
+    decline_follows: str
+    fallback_clause: bool
+    fallback_trusts_retrieval: bool
+    declined_answerable: bool
+    answer_coverage: float
+    wrong_source: bool
+    source_min_coverage: float
+    snap: bool
+    snap_min_ratio: float
+    prior_decode_ms: float
+    prior_check_ms: float
+
+
+@dataclass(frozen=True)
 class Pipeline(_Settings):
     """[pipeline]: the voice loop: speculation, barge-in, watchdog, loading."""
     SECTION: ClassVar[str] = "pipeline"
@@ -195,6 +266,6 @@ class Kiosk(_Settings):
     device_wait_s: float
 
 
-# section name -> its record; the sections not listed stay `config.Section`
-SECTIONS: dict[str, type[_Settings]] = {cls.SECTION: cls for cls in (General, Budget, Audio, Vad, Asr, Tts,
-                                                                     Pipeline, Echo, Kiosk)}
+# section name -> its record: every section of avatar/defaults.toml
+SECTIONS: dict[str, type[_Settings]] = {cls.SECTION: cls for cls in (General, Budget, Audio, Vad, Asr, Tts, Answer,
+                                                                     Llm, Checks, Pipeline, Echo, Kiosk)}

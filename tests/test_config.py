@@ -103,7 +103,7 @@ def test_lists_of_known_names_name_the_key(setting, problem):
 
 
 def test_an_empty_always_list_is_allowed():
-    assert config.load(sets=["checks.always=[]"], env={}).checks.always == []
+    assert config.load(sets=["checks.always=[]"], env={}).checks.always == ()
 
 
 def test_thread_counts_are_capped_to_the_machine_with_a_warning(monkeypatch, caplog):

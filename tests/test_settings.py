@@ -36,6 +36,19 @@ def test_a_key_in_defaults_toml_without_a_field_stops_the_load_naming_both():
         settings.Echo.from_values(values)
 
 
-def test_the_untyped_sections_are_still_read_by_attribute():
+def test_every_section_of_defaults_toml_is_a_record():
     cfg = config.load(env={})
-    assert "llm" not in settings.SECTIONS and isinstance(cfg.llm.threshold, float)
+    assert set(settings.SECTIONS) == set(cfg.as_dict())
+    assert isinstance(cfg.llm, settings.Llm) and isinstance(cfg.llm.threshold, float)
+    assert isinstance(cfg.answer, settings.Answer) and isinstance(cfg.checks, settings.Checks)
+    assert cfg.checks.moods == ("neutral", "happy", "sorry", "info")
+
+
+def test_overrides_make_new_records_of_the_llm_answer_and_checks_sections():
+    cfg = config.load(env={})
+    changed = cfg.with_overrides({"llm.decline_bias": 0, "checks.snap": True, "answer.top_k": 5})
+    assert (changed.llm.decline_bias, changed.checks.snap, changed.answer.top_k) == (0.0, True, 5)
+    fresh = config.load(env={})
+    assert (cfg.llm, cfg.checks, cfg.answer) == (fresh.llm, fresh.checks, fresh.answer)  # the original untouched
+    with pytest.raises(ConfigError, match="checks.no_such_key"):
+        cfg.checks.no_such_key

@@ -256,9 +256,8 @@ class DiffusionAnswerer:
         (the best fact whole, or its decline); checks.decline_follows = "retrieval": a decline stands
         only where the retrieval answerer declines too. None: the checked reply stands."""
         c = self.cfg.checks
-        by_fallback = checked.fallback_used and getattr(c, "fallback_answer", "clause") == "retrieval"
-        by_decline = (is_decline(checked.reply, checked.mood or "")
-                      and getattr(c, "decline_follows", "model") == "retrieval")
+        by_fallback = checked.fallback_used and c.fallback_answer == "retrieval"
+        by_decline = is_decline(checked.reply, checked.mood or "") and c.decline_follows == "retrieval"
         if not (by_fallback or by_decline):
             return None
         said = self.skills.answer(question, lang, list(history), cancel, turn)

@@ -45,12 +45,12 @@ class PromptCodec:
         """DecodeOptions fields from the [llm] settings that steer the reply's kind: the decline bias
         and, with llm.mood_first, the mood (answer position 1) decided before any word of the text."""
         return {"logit_bias": self.decline_bias(llm_cfg),
-                "first_positions": (1,) if bool(getattr(llm_cfg, "mood_first", False)) else ()}
+                "first_positions": (1,) if llm_cfg.mood_first else ()}
 
     def decline_bias(self, llm_cfg) -> tuple[tuple[int, float], ...]:
         """llm.decline_bias as a logit bias on the "sorry" mood token, the reply record that says the
         facts do not answer the question (DecodeOptions.logit_bias): > 0 declines more readily."""
-        value = float(getattr(llm_cfg, "decline_bias", 0.0))
+        value = llm_cfg.decline_bias
         token = self.id.get("<sorry>")
         return ((token, value),) if value and token is not None else ()
 

@@ -20,6 +20,7 @@ from avatar.errors import DeviceError, ModelError
 from avatar.llm.diffusion_lm import DiffusionLM
 from avatar.llm.families import BIDIRECTIONAL, Family, detect_family, get_family, read_config
 from avatar.paths import resolve
+from avatar.settings import Llm
 
 log = logging.getLogger(__name__)
 
@@ -27,10 +28,10 @@ _TOKENIZER_FILES = ("tokenizer.json", "tokenizer.model", "vocab.txt", "vocab.jso
 _DTYPES = ("float32", "bfloat16", "float16", "float64")
 
 
-def load_configured(llm: Any, path: str | os.PathLike | None = None, **kwargs: Any) -> DiffusionLM:
+def load_configured(llm: Llm, path: str | os.PathLike | None = None, **kwargs: Any) -> DiffusionLM:
     """The model the [llm] settings name (or `path`), with their family, device, threads, dtype and backend."""
-    settings = {"family": getattr(llm, "family", "") or None, "device": llm.device, "threads": llm.threads,
-                "dtype": llm.dtype, "backend": getattr(llm, "backend", "auto")}
+    settings = {"family": llm.family or None, "device": llm.device, "threads": llm.threads,
+                "dtype": llm.dtype, "backend": llm.backend}
     return load_model(path or llm.model, **{**settings, **kwargs})
 
 

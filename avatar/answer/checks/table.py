@@ -181,8 +181,7 @@ def schema(t: Turn, cand: Candidate) -> Verdict:
         s = check_schema(cand, t.lang, tuple(c.moods), c.max_reply_chars, c.max_reply_words)
         if c.lexicon and not cand.decode_info.get("snapped"):  # glued pieces ("exhibitionoth") are not a reply
             venue = " ".join(t.keywords_of(f) for f in t.facts) if t.keywords_of else ""
-            problems = form_problems(cand, t.lang, t.facts, t.question, bool(getattr(c, "word_pairs", False)),
-                                     venue)
+            problems = form_problems(cand, t.lang, t.facts, t.question, c.word_pairs, venue)
             if problems:
                 s.ok = False
                 s.problems.extend(problems)
@@ -232,12 +231,11 @@ _CONTENT_WORD = re.compile(r"[^\W_]+")
 # --- the table, in the order of value: grounding (and relevance, source: the values are about what
 # was asked), then self-consistency, then schema ------------------------------------------------------
 CHECKS: tuple[Check, ...] = (
-    Check("declined_answerable", lambda c: bool(getattr(c, "declined_answerable", False)), declined_answerable,
+    Check("declined_answerable", lambda c: c.declined_answerable, declined_answerable,
           "a decline although a retrieved fact answers the question"),
     Check("grounding", lambda c: bool(c.grounding), grounding, "every value of the reply is in a fact"),
     Check("relevance", lambda c: bool(c.relevance), relevance, "the reply's values are about what was asked"),
-    Check("source", lambda c: bool(getattr(c, "wrong_source", False)), source,
-          "the fact the reply comes from names what was asked"),
+    Check("source", lambda c: c.wrong_source, source, "the fact the reply comes from names what was asked"),
     Check("self_consistency", lambda c: bool(c.self_consistency), self_consistency,
           "a second decode says the same"),
     Check("schema", lambda c: bool(c.schema), schema, "a well-formed reply in words the model learned"),

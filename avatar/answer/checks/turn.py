@@ -147,7 +147,7 @@ class TurnChecks:
         its form); one whose only unbacked items are names garbled in copying is.
         None when no clause is close enough."""
         c = self.cfg.checks
-        if not getattr(c, "snap", False) or is_decline(cand) or cand.decode_info.get("snapped"):
+        if not c.snap or is_decline(cand) or cand.decode_info.get("snapped"):
             return None
         t0 = now()
         with self.tracer.span(SPAN_PREFIX + "snap", turn=self.turn, track=TRACK, reason=reason) as span:
@@ -164,11 +164,10 @@ class TurnChecks:
     def fallback(self, reason: str) -> CheckedAnswer:
         t0 = now()
         with self.tracer.span(SPAN_PREFIX + "fallback", turn=self.turn, track=TRACK, reason=reason) as span:
-            sure = float(self.cfg.answer.min_score) if getattr(self.cfg.checks, "fallback_trusts_retrieval", False) \
-                else None
+            sure = self.cfg.answer.min_score if self.cfg.checks.fallback_trusts_retrieval else None
             fb = fallback_reply(self.question, self.lang, self.facts, self.cfg.checks.fallback_min_match,
                                 self.keywords_of, sure_score=sure,
-                                clause=bool(getattr(self.cfg.checks, "fallback_clause", True)))
+                                clause=self.cfg.checks.fallback_clause)
             span["outcome"] = fb.kind
         self.add_ms("fallback", (now() - t0) * 1000.0)
         self.report.fallback_used, self.report.fallback = True, f"{fb.kind}:{reason}"

@@ -325,5 +325,5 @@ def retriever_for(pack: KnowledgePack, cfg) -> Retriever:
     """The kiosk's retriever for a pack: words, and meaning when answer.semantic_weight > 0 and the
     model loads (else words alone, logged once)."""
     weight = float(cfg.answer.semantic_weight)
-    threads = int(getattr(cfg.answer, "semantic_threads", 1) or 1)
+    threads = cfg.answer.semantic_threads or 1  # 0: one thread
     return Retriever(pack, semantic=semantic.shared_scorer(threads) if weight > 0 else None, semantic_weight=weight)
