@@ -4,7 +4,8 @@ SVOX Pico gives audio only. espeak-ng says the same text with a phoneme event fo
 phonemes are moved onto the other voice's audio piece by piece: both are cut into stretches of speech
 at their pauses, and when the two have as many stretches, each of espeak-ng's is stretched onto its
 counterpart (a phrase pause lands where the other voice pauses); otherwise its whole speech is stretched
-onto the other's. docs/PERF.md has how close this comes (measured on piper, whose own timings are known).
+onto the other's. How close this comes, measured on piper, whose own timings are known:
+evals/tts/lip_sync.py, docs/PERF.md ("Pico's mouth").
 """
 from __future__ import annotations
 
