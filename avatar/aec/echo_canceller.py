@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections import deque
 from typing import Any, Callable
 
 import numpy as np
@@ -40,7 +41,10 @@ _SUPPRESS = 0.0             # what is left of a suppressed frame (voice detector
 _TAIL_CHUNKS = 40           # a reverberant room rings on for a while after the loudspeaker stops (RT60 ~0.5-1 s)
 _CLEAN_RATE = 0.02          # how fast the share of played-signal-alone frames is learned (~50 audible frames)
 _CLEAN_SHARE = 0.72         # at least this share of the echo's frames match the played signal (>= _ECHO_CERTAIN, in pieces): a clean path (live loopback captures: never under 0.77 once learned; the echo bench's rooms: never over 0.67)
+_RING_SHARE = 0.5           # under this share the room rings (the echo bench's rooms: 0.0-0.33 after a reply; a loopback with a visitor over the reply dips to 0.67)
 _CLEAN_AFTER = 100          # audible frames of echo seen before the path may count as clean (~2 s of reply)
+_FLOOR_S = 3.0              # the microphone's noise floor: its quietest frame over this long (minimum statistics)
+_FLOOR_MARGIN_DB = 6.0      # a frame within this much of the floor is the room's own noise: neither a visitor nor the echo
 _CLEAN_VOICE_PROB = 0.2     # on a clean path, a frame the canceller kept and the played signal does not explain is a voice onset when the voice detector gives it this much
 
 
@@ -86,10 +90,13 @@ class EchoCanceller:
         self._echo_lag: float | None = None  # where in the searched stretch the echo's played signal is (samples)
         self.reference_active = False  # last frame: the loudspeaker was playing, or its sound still rings in the room
         self._ref_quiet_chunks = _TAIL_CHUNKS  # 10 ms chunks since the loudspeaker last played
+        self._levels: deque[tuple[float, float]] = deque()  # (time, microphone level dB) of the last _FLOOR_S, rising
+        self.floor_db = 0.0          # the microphone's noise floor (dB, like the echo levels)
         # during the first reply, the room's ring after loud words counts as the avatar's own echo too,
         # not as a visitor (avatar/aec/ring.py)
         self.ring = cfg_echo.ring
         self._ring = RingEstimate()
+        self._direct_db: float | None = None  # last frame: the loudest echo the played signal at its delay makes (dB)
         # how much of the echo the played signal explains at one lag: most frames on a direct path (a
         # loopback, a loudspeaker next to the microphone: 70-90 % of them), few in a reverberant room (the
         # echo bench's rooms: 18-28 %); learned on the audible frames while the loudspeaker plays
@@ -136,12 +143,15 @@ class EchoCanceller:
         self.kept_db = _energy_db(out) - _energy_db(pcm)
         self.echo_dominated = self.double_talk = self.unexplained = False
         mic_db = _energy_db(pcm[:size])
+        self._track_floor(mic_frame.t, mic_db)
         if not ref_active:
             self._ring.rung_out()
         else:
             self._ring.played_s += size / SAMPLE_RATE
         if ref_active and self.doubletalk_db > -100.0:
-            audible = mic_db > _AUDIBLE_DB
+            # a frame too quiet to hear, or no louder than the room's own noise, is neither a visitor nor
+            # the avatar's own voice (in the reply's gaps on a clean path it looked like double talk)
+            audible = mic_db > max(_AUDIBLE_DB, self.floor_db + _FLOOR_MARGIN_DB)
             coherence, lag, ref_db = self._match(mic_frame.t, pcm[:size]) if audible else (0.0, 0, None)
             pieces: float | None = None  # _match_pieces, once asked
             heard_played = audible and ref_db[lag] > _AUDIBLE_DB  # the played signal is there to be heard
@@ -150,6 +160,9 @@ class EchoCanceller:
                 self._erl_db = erl if self._erl_db is None else self._erl_db + _ERL_RATE * (erl - self._erl_db)
                 self._echo_lag = lag if self._echo_lag is None else self._echo_lag + _ERL_RATE * (lag - self._echo_lag)
             echo_db = self._loudest_echo_db(mic_frame.t, size, ref_db)
+            if audible and self._direct_db is not None and coherence < _ECHO_CERTAIN \
+                    and mic_db > self._direct_db + _DOUBLE_TALK_EXCESS_DB:
+                self._ring.measure(mic_frame.t, mic_db)  # louder than the direct echo: how fast the ring falls
             # a frame too quiet to hear is neither a visitor nor the avatar's own voice
             if audible and echo_db is not None and coherence < _ECHO_CERTAIN and mic_db > echo_db + _DOUBLE_TALK_EXCESS_DB:
                 # more sound than the loudest echo the played signal can make: a visitor talking over
@@ -180,21 +193,36 @@ class EchoCanceller:
         self.process_s += now() - start
         return dataclasses.replace(mic_frame, pcm=out[:size])
 
+    def _track_floor(self, t: float, level_db: float) -> None:
+        """The noise floor: the quietest frame of the last _FLOOR_S (speech and the echo pause between
+        words often enough for the floor to show)."""
+        levels = self._levels
+        while levels and levels[-1][1] >= level_db:  # an older, louder frame can never be the minimum again
+            levels.pop()
+        levels.append((t, level_db))
+        while levels[0][0] < t - _FLOOR_S:
+            levels.popleft()
+        self.floor_db = levels[0][1]
+
     def _loudest_echo_db(self, t: float, n: int, ref_db: np.ndarray | None) -> float | None:
         """The loudest echo the played signal can make in the frame at `t` (dB), raised during the
-        first reply to what still rings of the words played before; None before the echo's level and
-        delay are learned, or for a quiet frame (`ref_db` None) after the first reply."""
+        first reply and in a room that rings to what still rings of the words played before
+        (avatar/aec/ring.py); None before the echo's level and delay are learned, or for a quiet
+        frame (`ref_db` None) where no ring counts. The direct echo alone is kept in `_direct_db`."""
+        self._direct_db = None
         if self._erl_db is None or self._echo_lag is None:
             return None
-        ringing = self.ring and self._ring.first_reply
+        # the ring counts during the first reply (nothing learned yet) and in a room that rings: one
+        # whose echo the played signal does not explain at one lag (`rings`, learned)
+        ringing = self.ring and (self._ring.first_reply or self.rings)
         if ref_db is None:
             if not ringing:
                 return None
             ref_db = self._played_db(t, n)  # a quiet frame: its played level, for the ring it leaves
         k, w = int(round(self._echo_lag)), int(_LAG_SPREAD_S * SAMPLE_RATE)
-        echo_db = float(ref_db[max(0, k - w):k + w + 1].max(initial=0.0)) + self._erl_db
+        echo_db = self._direct_db = float(ref_db[max(0, k - w):k + w + 1].max(initial=0.0)) + self._erl_db
         if ringing:
-            ring_db = self._ring.level_db(t)
+            ring_db = self._ring.level_db(t, self.rings)
             self._ring.observe(t, echo_db)
             if ring_db is not None:
                 echo_db = max(echo_db, ring_db)
@@ -254,6 +282,15 @@ class EchoCanceller:
         """One audible frame of echo while the loudspeaker plays: did the played signal explain it?"""
         self._clean_seen += 1
         self._clean_share += _CLEAN_RATE * (float(explained) - self._clean_share)
+
+    @property
+    def rings(self) -> bool:
+        """Whether the room's ring counts as echo after the first reply: the path is learned (as many
+        frames as clean_path needs) and is not clean, i.e. most of the echo comes by other ways than
+        one direct lag (reflections, the reverberant tail). A loopback or a direct path never rings;
+        between _RING_SHARE and _CLEAN_SHARE (a visitor over a loopback's reply lowers its share while
+        he speaks) a path is neither clean nor ringing."""
+        return self._clean_seen >= _CLEAN_AFTER and self._clean_share < _RING_SHARE
 
     @property
     def clean_path(self) -> bool:
