@@ -13,9 +13,7 @@ from __future__ import annotations
 import ctypes
 import importlib.util
 import logging
-import os
 import re
-import shutil
 import threading
 from pathlib import Path
 from typing import Callable
@@ -70,10 +68,7 @@ def lingware(lang: str, models: Path | None = None) -> Path:
         if not source.is_file():
             raise ModelError(f"the package py-nanotts holds no {file} (looked in {source.parent})",
                              hint="pip install --force-reinstall py-nanotts==0.1.1")
-        folder.mkdir(parents=True, exist_ok=True)
-        partial = target.with_name(target.name + ".partial")
-        shutil.copyfile(source, partial)
-        os.replace(partial, target)
+        paths.copy_in(source, target)
     check_model(folder)
     return folder
 

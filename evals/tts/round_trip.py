@@ -27,7 +27,7 @@ from avatar import config
 from avatar.answer import knowledge as kp
 from avatar.answer.retrieval_answerer import RetrievalAnswerer
 from avatar.asr import WhisperASR
-from avatar.asr.word_accuracy import words
+from avatar.asr.word_accuracy import edit_distance, words
 from avatar.audio.convert import to_pcm_16k
 from avatar.train.evaluate import SAMPLE_PACK_QUESTIONS
 from avatar.train.pack_eval import load_questions
@@ -70,13 +70,7 @@ def letters(words_: list[str]) -> list[str]:
 
 
 def errors(ref: list, hyp: list) -> int:
-    prev = list(range(len(hyp) + 1))
-    for i, r in enumerate(ref, 1):
-        cur = [i] + [0] * len(hyp)
-        for j, h in enumerate(hyp, 1):
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (r != h))
-        prev = cur
-    return prev[-1]
+    return edit_distance(ref, hyp)
 
 
 def run(cfg, asr, voice_sets: dict[str, tuple[str, list[str]]]) -> dict:

@@ -14,7 +14,6 @@ import hashlib
 import importlib.util
 import logging
 import os
-import shutil
 import threading
 from collections import OrderedDict
 from pathlib import Path
@@ -60,10 +59,7 @@ def model_file(models: Path | None = None) -> Path:
         if not source.is_file():
             raise ModelError(f"the package '{PACKAGE}' holds no {MODEL_FILE} (looked in {source.parent})",
                              hint=f"pip install --force-reinstall {PACKAGE}")
-        folder.mkdir(parents=True, exist_ok=True)
-        partial = target.with_name(target.name + ".partial")
-        shutil.copyfile(source, partial)
-        os.replace(partial, target)
+        paths.copy_in(source, target)
     check_model(folder)
     return target
 
