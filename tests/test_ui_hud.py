@@ -176,12 +176,13 @@ def test_the_hud_names_the_voice_that_speaks_the_reply(qtbot, cfg):
     widget = HudWidget(model, load_strings("de"))
     qtbot.addWidget(widget)
     model.begin_turn(4, "de")
-    assert "Stimme" not in widget.decode_line()  # no clause spoken yet: no voice named
+    assert widget.voice_line() == "Stimme: –"  # no clause spoken yet: no voice named
     model.set_voice(4, "SVOX Pico de-DE")
     model.set_voice(4, "espeak-ng de")  # a later clause's fallback does not rename the reply's voice
     model.add_metrics(ev.TurnMetrics(1.0, turn=4, lang="de", stages={"tts_first_audio": 40.0},
                                      decode=DecodeStats(steps=4, tokens=12)))
-    assert widget.decode_line() == "Tokens pro Vorwärtsschritt: 3.0  (12 / 4)  ·  Stimme: SVOX Pico de-DE"
+    assert widget.decode_line() == "Tokens pro Vorwärtsschritt: 3.0  (12 / 4)"
+    assert widget.voice_line() == "Stimme: SVOX Pico de-DE"
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])

@@ -83,8 +83,8 @@ class HudWidget(QWidget):
         self.update()
 
     def _fixed_h(self) -> float:
-        """Everything but the stage rows and the chart: title, voice to voice, tokens, the checks' lines."""
-        return 40 + 6 + 70 + 22 + len(self.checks_lines()) * QFontMetrics(self._small_font()).height() + 6 + 10
+        """Everything but the stage rows and the chart: title, voice to voice, tokens, voice, the checks' lines."""
+        return 40 + 6 + 70 + 2 * 22 + len(self.checks_lines()) * QFontMetrics(self._small_font()).height() + 6 + 10
 
     def sizeHint(self) -> QSize:
         rows = max(len(self.model.rows()), 1)
@@ -149,8 +149,10 @@ class HudWidget(QWidget):
         y += 70
         p.setFont(small)
         p.setPen(QColor("#c9d4df"))
-        p.drawText(QRectF(pad, y, self.width() - 2 * pad, 20), Qt.AlignLeft | Qt.AlignVCenter, self.decode_line())
-        y += 22
+        for line in (self.decode_line(), self.voice_line()):
+            p.drawText(QRectF(pad, y, self.width() - 2 * pad, 20), Qt.AlignLeft | Qt.AlignVCenter,
+                       p.fontMetrics().elidedText(line, Qt.ElideRight, int(self.width() - 2 * pad)))
+            y += 22
         line_h = p.fontMetrics().height()
         for line in self.checks_lines():
             p.drawText(QRectF(pad, y, self.width() - 2 * pad, line_h), Qt.AlignLeft | Qt.AlignVCenter, line)
@@ -161,12 +163,16 @@ class HudWidget(QWidget):
         p.end()
 
     def decode_line(self) -> str:
-        """Tokens per forward pass of the turn's decode, and the voice that speaks its reply."""
+        """Tokens per forward pass of the turn's decode."""
         s, r = self.strings, self.model.current
         tpp = r.decode.tokens_per_pass if r else None
         decode_text = "–" if tpp is None else f"{tpp:.1f}  ({r.decode.tokens} / {r.decode.steps})"
-        voice = f"  ·  {s.get('hud.voice')}: {r.voice}" if r and r.voice else ""
-        return f"{s.get('hud.tokens_per_pass')}: {decode_text}{voice}"
+        return f"{s.get('hud.tokens_per_pass')}: {decode_text}"
+
+    def voice_line(self) -> str:
+        """The voice that speaks the turn's reply ("–" before its first clause)."""
+        r = self.model.current
+        return f"{self.strings.get('hud.voice')}: {r.voice if r and r.voice else '–'}"
 
     def _small_font(self) -> QFont:
         small = QFont(self.font())
