@@ -146,8 +146,9 @@ def _plain(value: Any) -> Any:
     return value
 
 
-@dataclass
+@dataclass(frozen=True)
 class Answer:
+    """What an answerer returns; frozen: a later stage that changes it makes a new one (dataclasses.replace)."""
     reply: str
     lang: str
     facts: list[Fact] = field(default_factory=list)
@@ -158,8 +159,8 @@ class Answer:
     source: str = ""  # which answerer produced it (retrieval, diffusion, fallback)
 
     def __post_init__(self) -> None:
-        self.decode = DecodeStats.of(self.decode)
-        self.checks = CheckReport.of(self.checks)  # a dict from an older caller
+        object.__setattr__(self, "decode", DecodeStats.of(self.decode))
+        object.__setattr__(self, "checks", CheckReport.of(self.checks))  # a dict from an older caller
 
     def to_json(self) -> dict[str, Any]:
         return {"reply": self.reply, "lang": self.lang, "facts": [f.text for f in self.facts],

@@ -195,11 +195,10 @@ class DiffusionAnswerer:
                            decode_ms: float) -> Answer:
         """What the retrieval answerer says, marked as the model's reply replaced (`reason`)."""
         said = self.skills.answer(question, lang, list(history), cancel, turn)
-        said.checks = replace(said.checks, enabled=True, fallback_used=True, fallback=f"retrieval:{reason}",
-                              retrieval_backed=said.checks.retrieval or {})
-        said.decode = DecodeStats(ms=round(decode_ms, 2), answer_ms=round((now() - t0) * 1000.0, 2))
-        said.facts, said.source = facts, "fallback"
-        return said
+        return replace(said, checks=replace(said.checks, enabled=True, fallback_used=True,
+                                            fallback=f"retrieval:{reason}", retrieval_backed=said.checks.retrieval or {}),
+                       decode=DecodeStats(ms=round(decode_ms, 2), answer_ms=round((now() - t0) * 1000.0, 2)),
+                       facts=facts, source="fallback")
 
     def _decode_and_check(self, question, lang, history, cancel, turn, facts, t0) -> Answer:
         """The first decode, then the checks (re-decodes, fallbacks) on it."""
@@ -223,11 +222,9 @@ class DiffusionAnswerer:
         chosen = checked.candidate or first
         backed = self._retrieval_backed(checked, question, lang, history, cancel, turn)
         if backed is not None:  # what the retrieval answerer says: never worse than quoting the fact
-            backed.checks = replace(checked.checks, retrieval_backed=backed.checks.retrieval or {})
-            backed.decode = _decode_record(chosen, checked.candidates or [first], t0)
-            backed.facts = facts
-            backed.source = "fallback"
-            return backed
+            return replace(backed, checks=replace(checked.checks, retrieval_backed=backed.checks.retrieval or {}),
+                           decode=_decode_record(chosen, checked.candidates or [first], t0), facts=facts,
+                           source="fallback")
         return Answer(checked.reply, checked.lang or lang, facts, checked.mood, checked.gesture, checks=checked.checks,
                       decode=_decode_record(chosen, checked.candidates or [first], t0),
                       source="fallback" if checked.fallback_used else

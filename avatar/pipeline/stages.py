@@ -74,5 +74,5 @@ class LoopStages:
             self.emit(ev.StageError(now(), stage="answer", message=str(exc), restarted=True))
             answer = self.fallback.call(ask, token)
             check_answer(answer, "answer-fallback")
-            answer.checks = replace(answer.checks, fallback_used=True, fallback_reason=type(exc).__name__)
-            return answer
+            return replace(answer, checks=replace(answer.checks, fallback_used=True,
+                                                  fallback_reason=type(exc).__name__))
