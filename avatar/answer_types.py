@@ -63,7 +63,7 @@ class DecodeStats:
         return cls(**known)
 
 
-@dataclass
+@dataclass(frozen=True)
 class CheckReport:
     """What the answer checks did in one turn: it travels Answer -> ReplyDone -> TurnMetrics -> HUD.
 

@@ -121,5 +121,4 @@ def walk(t: TurnChecks, cand: Candidate, checks: Sequence[Check]) -> CheckedAnsw
                 passes.append(check.name)
         else:
             t.report.passes = passes
-            return t.finish(CheckedAnswer(cand.text.strip(), cand.lang or t.lang, cand.mood, cand.gesture,
-                                          t.report, False, cand))
+            return t.finish(cand.text.strip(), cand.lang or t.lang, cand.mood, cand.gesture, False, cand)

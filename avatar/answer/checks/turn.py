@@ -3,8 +3,8 @@ re-decodes, the snap and the fallback, and the CheckReport they fill; `CheckedAn
 turn ends with. The checks themselves are table.py's; checker.py sets the turn up and walks them."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Callable
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Any, Callable
 
 from avatar.answer.base import CheckReport, Fact
 from avatar.answer.checks.answers import asked_kind, snap_to_clause
@@ -20,7 +20,25 @@ from avatar.trace import Tracer, now
 VerifyFn = Callable[[Candidate, list], Candidate]  # (candidate, content surfaces) -> only those re-decoded
 
 
-@dataclass
+class ReportDraft:
+    """The checks' record while one turn is checked: CheckReport's fields, set as the checks run;
+    `freeze()` gives the CheckReport that leaves the checker (frozen: nothing changes it after)."""
+
+    def __init__(self, **values: Any) -> None:
+        for f in fields(CheckReport):
+            default = f.default_factory() if f.default_factory is not MISSING else f.default  # type: ignore[misc]
+            setattr(self, f.name, values.get(f.name, default))
+
+    def freeze(self) -> CheckReport:
+        return CheckReport(**{f.name: _copied(getattr(self, f.name)) for f in fields(CheckReport)})
+
+
+def _copied(value: Any) -> Any:
+    """A list or dict the report owns alone (the draft may go on; the report does not change)."""
+    return type(value)(value) if isinstance(value, (list, dict)) else value
+
+
+@dataclass(frozen=True)
 class CheckedAnswer:
     reply: str
     lang: str
@@ -32,7 +50,7 @@ class CheckedAnswer:
     candidates: list[Candidate] = field(default_factory=list)  # every decode of the turn, in order
 
     def __post_init__(self) -> None:
-        self.checks = CheckReport.of(self.checks)  # a dict from an older (or a test's) checker
+        object.__setattr__(self, "checks", CheckReport.of(self.checks))  # a dict from a test's checker
 
 
 class TurnChecks:
@@ -52,7 +70,7 @@ class TurnChecks:
         self.done: set[str] = set()  # the checks that run once a turn and have run
         self.next_variant = 1
         self.last_decode_ms = 0.0
-        self.report = CheckReport(enabled=True, budget_ms=round(budget.budget_ms, 1))
+        self.report = ReportDraft(enabled=True, budget_ms=round(budget.budget_ms, 1))
 
     # --- helpers -------------------------------------------------------------------------------
     def add_ms(self, name: str, ms: float) -> None:
@@ -171,10 +189,12 @@ class TurnChecks:
             span["outcome"] = fb.kind
         self.add_ms("fallback", (now() - t0) * 1000.0)
         self.report.fallback_used, self.report.fallback = True, f"{fb.kind}:{reason}"
-        return self.finish(CheckedAnswer(fb.text, self.lang, fb.mood, "", self.report, True, None, self.candidates))
+        return self.finish(fb.text, self.lang, fb.mood, "", True, None)
 
-    def finish(self, answer: CheckedAnswer) -> CheckedAnswer:
+    def finish(self, reply: str, lang: str, mood: str, gesture: str, fallback_used: bool,
+               candidate: Candidate | None) -> CheckedAnswer:
+        """The turn's answer, its CheckReport frozen from the draft."""
         self.report.banned = sorted(self.banned)
         self.report.spent_ms = round(self.budget.spent_ms, 3)
-        answer.candidates = self.candidates
-        return answer
+        return CheckedAnswer(reply, lang, mood, gesture, self.report.freeze(), fallback_used, candidate,
+                             list(self.candidates))
