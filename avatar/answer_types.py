@@ -128,7 +128,7 @@ class CheckReport:
 
     @classmethod
     def of(cls, value: "CheckReport | Mapping[str, Any] | None") -> "CheckReport":
-        """A CheckReport from itself, or from the dict an older caller (or a JSON file) still passes."""
+        """A CheckReport from itself, or from the checks dict a JSON file holds (trace, bench record)."""
         if isinstance(value, CheckReport):
             return value
         value = dict(value or {})
@@ -157,10 +157,6 @@ class Answer:
     checks: CheckReport = field(default_factory=CheckReport)
     decode: DecodeStats = field(default_factory=DecodeStats)
     source: str = ""  # which answerer produced it (retrieval, diffusion, fallback)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "decode", DecodeStats.of(self.decode))
-        object.__setattr__(self, "checks", CheckReport.of(self.checks))  # a dict from an older caller
 
     def to_json(self) -> dict[str, Any]:
         return {"reply": self.reply, "lang": self.lang, "facts": [f.text for f in self.facts],

@@ -87,10 +87,6 @@ class ReplyDone(Event):
     gaps: int = 0
     gap_ms: float = 0.0
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "decode", DecodeStats.of(self.decode))  # a dict from an older caller
-        object.__setattr__(self, "checks", CheckReport.of(self.checks))
-
 
 @dataclass(frozen=True)
 class Viseme(Event):
@@ -132,10 +128,6 @@ class TurnMetrics(Event):
     # committed_words (confirmed while the visitor spoke), encoded_s (audio the final pass encoded)
     asr: dict[str, Any] = field(default_factory=dict)
     first_prepared: bool = False  # the reply's first clause was synthesized before the turn (tts.prefill, cache)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "decode", DecodeStats.of(self.decode))  # a dict from an older caller
-        object.__setattr__(self, "checks", CheckReport.of(self.checks))
 
 
 @dataclass(frozen=True)

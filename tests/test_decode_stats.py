@@ -5,11 +5,12 @@ from avatar import events as ev
 from avatar.answer.base import Answer, DecodeStats
 
 
-def test_a_dict_from_an_older_caller_becomes_the_record_at_every_boundary():
-    old = {"forward_passes": 8, "tokens": 44, "ms": 30.0, "something_else": 1}
-    for carrier in (Answer("hi", "en", decode=old), ev.ReplyDone(0.0, decode=old), ev.TurnMetrics(0.0, decode=old)):
-        assert carrier.decode == DecodeStats(steps=8, tokens=44, ms=30.0)
-        assert carrier.decode.tokens_per_pass == pytest.approx(5.5)
+def test_a_decode_dict_read_from_json_becomes_the_record_and_every_carrier_keeps_it():
+    old = {"forward_passes": 8, "tokens": 44, "ms": 30.0, "something_else": 1}  # an older trace's record
+    stats = DecodeStats.of(old)
+    assert stats == DecodeStats(steps=8, tokens=44, ms=30.0) and stats.tokens_per_pass == pytest.approx(5.5)
+    for carrier in (Answer("hi", "en", decode=stats), ev.ReplyDone(0.0, decode=stats), ev.TurnMetrics(0.0, decode=stats)):
+        assert carrier.decode is stats
 
 
 def test_retrieval_ran_no_model_and_json_leaves_out_what_was_not_measured():

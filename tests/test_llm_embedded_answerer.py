@@ -3,6 +3,7 @@ import pytest
 
 from avatar import config
 from avatar.answer import load_knowledge
+from avatar.answer.base import CheckReport
 from avatar.answer.diffusion_answerer import DiffusionAnswerer, asked_weekday
 from avatar.trace import Tracer
 from avatar.train.trainer import TrainOptions, train
@@ -65,7 +66,7 @@ def _scripted_checks(monkeypatch, reply, mood, fallback_used):
     from avatar.answer.checks.checker import CheckedAnswer
 
     def fake(question, lang, facts, decode, cfg, **kw):
-        return CheckedAnswer(reply, lang, mood, "", {"enabled": True}, fallback_used, None, [kw["first"]])
+        return CheckedAnswer(reply, lang, mood, "", CheckReport(enabled=True), fallback_used, None, [kw["first"]])
     monkeypatch.setattr(checks, "check_and_choose", fake)
 
 

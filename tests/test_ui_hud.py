@@ -47,7 +47,7 @@ def test_turn_metrics_replace_live_spans_and_carry_voice_to_voice(cfg):
     model.add_span(Span("check.schema", 0.5, 0.501, turn=1))
     metrics = ev.TurnMetrics(2.0, turn=1, lang="en", stages={"endpoint": 180.0, "asr": 150.0, "decode": 30.0},
                              voice_to_voice_ms=512.0, decode=DecodeStats(steps=8, tokens=44),
-                             checks={"grounding": {"ok": True}})
+                             checks=CheckReport(grounded=True))
     record = model.add_metrics(metrics)
     assert record.stages["asr"] == 150.0            # the metrics win over the live span
     assert "check.schema" in record.stages          # a per-check span the metrics do not list stays
@@ -140,8 +140,8 @@ def test_the_check_report_travels_as_the_checks_dict_where_json_is_written():
     assert CheckReport.of({"enabled": False, "decodes": 1}).to_dict() == {"enabled": False, "decodes": 1}
     assert CheckReport.of({"smalltalk": "greeting"}).to_dict() == {"smalltalk": "greeting"}
     assert CheckReport.of({"grounding": {"ok": True}}).to_dict() == {"grounding": {"ok": True}}  # unknown keys kept
-    metrics = ev.TurnMetrics(1.0, turn=1, checks=CLEAN_RECORD)
-    assert isinstance(metrics.checks, CheckReport) and metrics.checks.passes == CLEAN_RECORD["passes"]
+    metrics = ev.TurnMetrics(1.0, turn=1, checks=record)
+    assert metrics.checks is record and metrics.checks.passes == CLEAN_RECORD["passes"]
 
 
 def test_long_checks_text_wraps_and_elides_within_the_panel(qtbot):
@@ -203,7 +203,7 @@ def test_the_hud_fits_the_kiosk_window_at_1280x800(qtbot, cfg, lang, record, tmp
             window.hud_model.add_span(Span(f"check.{name}", 0.0, 0.005, turn=turn))
         window.hud_model.add_metrics(ev.TurnMetrics(1.0, turn=turn, lang=lang, stages=stages,
                                                     voice_to_voice_ms=650.0, decode=DecodeStats(steps=8, tokens=44),
-                                                    checks={**record, "unsupported": ["12 Euro", "Montag"] * 6}))
+                                                    checks=CheckReport.of({**record, "unsupported": ["12 Euro", "Montag"] * 6})))
     window.hud.refresh()
     hud = window.hud
     assert window.rect().contains(hud.geometry())  # the panel stays inside the window

@@ -11,7 +11,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from avatar.answer.asked import asked_kind, asked_value, holds_duration, holds_kind, holds_value
-from avatar.answer.base import Answer, DecodeStats, HistoryTurn
+from avatar.answer.base import Answer, CheckReport, DecodeStats, HistoryTurn
 from avatar.answer.knowledge import KnowledgePack
 from avatar.answer.retrieval import Match, retriever_for
 from avatar.answer.retrieval.words import _CALENDAR, _TODAY_WORDS, source_fact
@@ -125,7 +125,7 @@ class RetrievalAnswerer:
             lang = detect_language(question, self.languages[0], self.languages)
         kind = smalltalk_kind(question)
         if kind:
-            return self._reply(kind, lang, t0, checks={"smalltalk": kind})
+            return self._reply(kind, lang, t0, checks=CheckReport(smalltalk=kind))
         with self.tracer.span(RETRIEVAL, turn=turn, track="answer") as info:
             match = self.retriever.match(question, lang, self.top_k)
             followup = False
@@ -151,10 +151,10 @@ class RetrievalAnswerer:
         venue_place = self.venue_place(question, lang, facts) if not followup else None
         if venue_place is not None:  # "wo genau seid ihr?": the venue's own address
             facts, declined = [venue_place] + [f for f in facts if f.id != venue_place.id][:self.top_k - 1], False
-        checks = {"retrieval": {"best": _best(match), "min_score": self.min_score,
-                                "coverage": round(match.coverage, 2), "fact_coverage": match.fact_coverage,
-                                "unmatched": list(match.unmatched), "followup": followup, "declined": declined,
-                                "venue_hours": venue_hours is not None, "venue_place": venue_place is not None}}
+        checks = CheckReport(retrieval={"best": _best(match), "min_score": self.min_score,
+                                        "coverage": round(match.coverage, 2), "fact_coverage": match.fact_coverage,
+                                        "unmatched": list(match.unmatched), "followup": followup, "declined": declined,
+                                        "venue_hours": venue_hours is not None, "venue_place": venue_place is not None})
         if declined:
             return self._reply("decline", lang, t0, facts=facts, checks=checks)
         mood, gesture = "neutral", "point" if facts[0].topic in ("rooms", "directions") else ""
@@ -225,13 +225,13 @@ class RetrievalAnswerer:
 
     def _reply(self, kind: str, lang: str, t0: float, facts=(), checks=None) -> Answer:
         if kind == "clock":
-            return Answer(reply=_clock_reply(lang), lang=lang, mood="neutral", checks=checks or {},
+            return Answer(reply=_clock_reply(lang), lang=lang, mood="neutral", checks=checks or CheckReport(),
                           decode=_decode_info(t0), source="retrieval")
         text = _REPLIES[lang][kind].format(venue=self.pack.display_name(lang),
                                            help=self.pack.help.get(lang, _DEFAULT_HELP[lang]))
         mood, gesture = _MOODS.get(kind, ("neutral", ""))
         return Answer(reply=text, lang=lang, facts=list(facts), mood=mood, gesture=gesture,
-                      checks=checks or {}, decode=_decode_info(t0), source="retrieval")
+                      checks=checks or CheckReport(), decode=_decode_info(t0), source="retrieval")
 
 
 def smalltalk_kind(question: str) -> str:

@@ -84,8 +84,8 @@ class HudModel:
         # keep per-check spans the metrics summarise away, let the metrics win elsewhere
         r.stages = {**{k: v for k, v in r.stages.items() if is_check(k)}, **stages}
         r.voice_to_voice_ms = m.voice_to_voice_ms if m.voice_to_voice_ms is not None else r.voice_to_voice_ms
-        r.decode = DecodeStats.of(m.decode)
-        r.checks = CheckReport.of(m.checks)
+        r.decode = m.decode
+        r.checks = m.checks
         r.lang = m.lang or r.lang
         r.finished = True
         self.run_stages.append({**r.stages, **({VOICE_TO_VOICE: r.voice_to_voice_ms}

@@ -49,9 +49,6 @@ class CheckedAnswer:
     candidate: Candidate | None = None  # the decode that was said (None after a fallback)
     candidates: list[Candidate] = field(default_factory=list)  # every decode of the turn, in order
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "checks", CheckReport.of(self.checks))  # a dict from a test's checker
-
 
 class TurnChecks:
     """The bookkeeping of one turn's checks: budget, spans, decodes, the CheckReport."""
