@@ -103,6 +103,8 @@ def test_streaming_emits_a_clause_before_the_text_is_complete():
     ("de", "Kopie s/w 0,50 €, Lieferung i. d. R. 2 Wochen, Gruppen n. Vereinb., Treffpkt. Tor, Führerschein Kl. B.",
      "Kopie schwarz-weiß 50 Cent, Lieferung in der Regel 2 Wochen, Gruppen nach Vereinbarung, Treffpunkt Tor, "
      "Führerschein Klasse B."),
+    ("de", "Freigelände Nov–März 9–16 Uhr; Rezeption Jul, Aug 8 bis 20 Uhr; Jan Müller führt.",
+     "Freigelände November bis März 9 bis 16 Uhr; Rezeption Juli, August 8 bis 20 Uhr; Jan Müller führt."),
     ("en", "Parking: €2/hr, Mon–Fri, 1 hr max, approx. 10 min walk.",
      "Parking: 2 euros per hour, Monday to Friday, 1 hour max, approximately 10 minutes walk."),
 ])

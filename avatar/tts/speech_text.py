@@ -39,6 +39,15 @@ _EMAIL = re.compile(r"\b([\w.+-]+)@([\w-]+(?:\.[\w-]+)+)\b")
 _DAY_DE = dict(zip("Mo Di Mi Do Fr Sa So".split(), "Montag Dienstag Mittwoch Donnerstag Freitag Samstag Sonntag".split()))
 _MONTH_DE = dict(zip("Jan Feb Mär Apr Mai Jun Jul Aug Sep Sept Okt Nov Dez".split(),
                      "Januar Februar März April Mai Juni Juli August September September Oktober November Dezember".split()))
+_MONTH_ABBR = "Jan|Feb|Mär|Apr|Jun|Jul|Aug|Sept|Sep|Okt|Nov|Dez"
+_MONTHS = "Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember|" + _MONTH_ABBR
+
+
+def _month(word: str) -> str:
+    """A month as spoken: "Nov" -> "November", "März" stays."""
+    return _MONTH_DE.get(word, word)
+
+
 _DAY_EN = dict(zip("Mon Tue Wed Thu Fri Sat Sun".split(), "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()))
 _ABBREVIATIONS = {
     "de": [
@@ -62,8 +71,9 @@ _ABBREVIATIONS = {
         (r"\bs/w\b", "schwarz-weiß"), (r"\bu\.\s?U\.", "unter Umständen"), (r"\bgeöffn\.", "geöffnet"),
         (r"(?<=\d)\s*J\.", " Jahre"), (r"\bJ\.(?=\s*\)|\s+(?:frei|alt))", "Jahre"),
         (r"\b1 Stunde(?=\W|$)", "1 Stunde"), (r"(?<![\d,.])(?!1\b)(\d+) Stunde(?=\W|$)", r"\1 Stunden"),
-        (r"\b(Jan|Feb|Mär|Apr|Mai|Jun|Jul|Aug|Sep|Sept|Okt|Nov|Dez)\.?\s*[–-]\s*(Jan|Feb|Mär|Apr|Mai|Jun|Jul|Aug|Sep|Sept|Okt|Nov|Dez)\b\.?",
-         lambda m: f"{_MONTH_DE[m[1]]} bis {_MONTH_DE[m[2]]}"),
+        (rf"\b({_MONTHS})\.?\s*[–-]\s*({_MONTHS})\b\.?", lambda m: f"{_month(m[1])} bis {_month(m[2])}"),
+        (rf"\b({_MONTH_ABBR})\.?(?=\s*(?:,|und|\+)\s*(?:{_MONTHS})\b)", lambda m: _month(m[1])),  # "Jul, Aug"
+        (rf"(?<=[,+]\s)({_MONTH_ABBR})\b\.?|(?<=\bund\s)({_MONTH_ABBR})\b\.?", lambda m: _month(m[1] or m[2])),
         (r"\s*/\s*(Tag|Woche|Monat|Jahr|Person|Kind|Nacht|Stück|Seite|Karte|Fahrt)\b", r" pro \1"),
         (r"(?<=[^\W\d_])\s?/\s?(?=[^\W\d_])", ", "), (r"\s+\|\s+", ", "),
         (r"\b(Mo|Di|Mi|Do|Fr|Sa|So)\s*[–-]\s*(Mo|Di|Mi|Do|Fr|Sa|So)\b",
