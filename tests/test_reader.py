@@ -144,3 +144,17 @@ def test_the_kiosk_refuses_a_reader_folder_no_manifest_lists(base, tmp_path):
     folder = _delta(base, tmp_path / "stray-reader")
     with pytest.raises(ModelError, match="listed in no model manifest"):
         load_reader(folder, model_file, listed_only=True)  # what ReaderAnswerer asks for
+
+
+def test_bench_llm_times_the_reader_with_and_without_its_fact_cache(base, tmp_path):
+    from avatar.bench.llm import print_reader_report, run_reader_bench
+
+    reader = Reader(base, _delta(base, tmp_path / "e5-reader", eos_bias=-5.0))
+    report = run_reader_bench(reader, repeats=1, n_prompts=1, sweep=(0.5,))
+    s = report["settings"]
+    assert set(s) == {"threshold, facts cached", "threshold, facts new", "one-per-step, facts cached",
+                      "threshold=0.5, facts cached"}
+    assert s["threshold, facts cached"]["facts_ms"] < s["threshold, facts new"]["facts_ms"]  # the cache is used
+    assert s["one-per-step, facts cached"]["steps"] >= s["threshold, facts cached"]["steps"]
+    assert all(v["ms"] > 0 for v in s.values()) and report["speedup_threshold_vs_one_per_step"] is not None
+    print_reader_report(report)

@@ -10,6 +10,7 @@ import statistics
 from dataclasses import replace
 
 from avatar.errors import ConfigError
+from avatar.stats import percentile
 
 # (facts, question): kiosk-like prompts in both languages
 PROMPTS = [  # three retrieved facts each, as the answerer's default top_k gives
@@ -70,6 +71,54 @@ def run_llm_bench(lm, base, *, threads: int, repeats: int = 3, n_prompts: int = 
         a == b for a, b in zip(texts["threshold+cache"], texts["threshold"])) / len(prompts)
     report["examples"] = [{"prompt": q, "reply": t} for (_, q), t in zip(PROMPTS, texts["threshold+cache"])][:3]
     return report
+
+
+def run_reader_bench(reader, *, repeats: int = 3, n_prompts: int = len(PROMPTS), threshold: float = 0.8,
+                     sweep: tuple[float, ...] = ()) -> dict:
+    """The e5 reader (avatar/llm/e5_reader.py) on the same prompts: threshold decoding with the facts'
+    keys and values cached (the kiosk: a pack's facts are met again and again) and not cached, and one
+    token per step; interleaved, medians over prompts and repeats."""
+    settings = {"threshold, facts cached": (threshold, True), "threshold, facts new": (threshold, False),
+                "one-per-step, facts cached": (2.0, True)}  # a threshold no probability reaches: one token a step
+    for t in sweep:
+        settings[f"threshold={t:g}, facts cached"] = (t, True)
+    prompts = PROMPTS[:max(1, n_prompts)]
+    reader.read(*prompts[0], threshold=threshold)  # warm-up
+    runs: dict[str, list] = {name: [] for name in settings}
+    texts: dict[str, list[str]] = {name: [] for name in settings}
+    for facts, question in prompts:
+        for r in range(repeats):
+            for name, (t, cached) in settings.items():
+                if cached:
+                    reader.read(facts, question, threshold=t)  # the facts into the cache, not timed
+                else:
+                    reader.forget_facts()
+                result = reader.read(facts, question, threshold=t)
+                runs[name].append(result)
+                if r == 0:
+                    texts[name].append(result.text)
+    med = lambda xs: round(statistics.median(xs), 2) if xs else None
+    report = {"model": "e5 reader", "prompts": len(prompts), "repeats": repeats, "threshold": threshold,
+              "settings": {name: {"ms": med([x.ms for x in rs]), "ms_p90": round(percentile([x.ms for x in rs], 90), 2),
+                                  "facts_ms": med([x.fact_ms for x in rs]), "steps": med([x.steps for x in rs]),
+                                  "tokens": med([len(x.ids) for x in rs]),
+                                  "tokens_per_step": med([len(x.ids) / max(1, x.steps) for x in rs])}
+                           for name, rs in runs.items()}}
+    s = report["settings"]
+    report["speedup_threshold_vs_one_per_step"] = _ratio(s["one-per-step, facts cached"]["ms"], s["threshold, facts cached"]["ms"])
+    report["fact_cache_speedup"] = _ratio(s["threshold, facts new"]["ms"], s["threshold, facts cached"]["ms"])
+    report["examples"] = [{"prompt": q, "reply": t} for (_, q), t in zip(prompts, texts["threshold, facts cached"])][:3]
+    return report
+
+
+def print_reader_report(report: dict) -> None:
+    print(f"{report['model']}, {report['prompts']} prompts x {report['repeats']} repeats, medians:")
+    print(f"{'setting':<30}{'reply ms':>10}{'p90':>9}{'facts ms':>10}{'steps':>7}{'tokens':>8}{'tok/step':>10}")
+    for name, s in report["settings"].items():
+        print(f"{name:<30}{s['ms']:>10.1f}{s['ms_p90']:>9.1f}{s['facts_ms']:>10.1f}{s['steps']:>7.0f}{s['tokens']:>8.0f}"
+              f"{s['tokens_per_step']:>10.2f}")
+    print(f"threshold vs one-per-step: {report['speedup_threshold_vs_one_per_step']}x; "
+          f"facts cached vs new: {report['fact_cache_speedup']}x")
 
 
 def _prompt(lm, facts: list[str], question: str) -> list[int]:

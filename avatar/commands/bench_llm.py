@@ -30,14 +30,34 @@ def run(args, cfg) -> int:
         print(f"wrote a tiny random {args.random_kind} model to {folder}")
         return 0
     from avatar.bench.llm import print_report, run_llm_bench
+    from avatar.llm.e5_reader import is_reader_folder
     from avatar.llm.engine import DecodeOptions
     from avatar.llm.loader import load_configured
+    from avatar.paths import resolve
+
+    if is_reader_folder(resolve(args.model or cfg.llm.model)):  # the e5 reader: its own decoder
+        return _run_reader(args, cfg)
 
     lm = load_configured(cfg.llm, args.model, **({"family": args.family} if args.family else {}))
     base = DecodeOptions.from_config(cfg.llm, repetition_guard=not args.no_guard, max_ms=0.0)  # timed, never cut
     report = run_llm_bench(lm, base, threads=cfg.llm.threads, repeats=args.repeats, n_prompts=args.prompts,
                            sweep=tuple(float(v) for v in args.sweep.split(",") if v.strip()))
     print_report(report)
+    if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).write_text(json.dumps(report, indent=1, ensure_ascii=False))
+    return 0
+
+
+def _run_reader(args, cfg) -> int:
+    from avatar.answer.retrieval.semantic import model_file
+    from avatar.bench.llm import print_reader_report, run_reader_bench
+    from avatar.llm.e5_reader import load_reader
+
+    reader = load_reader(args.model or cfg.llm.model, model_file, threads=cfg.llm.threads)
+    report = run_reader_bench(reader, repeats=args.repeats, n_prompts=args.prompts, threshold=cfg.llm.threshold,
+                              sweep=tuple(float(v) for v in args.sweep.split(",") if v.strip()))
+    print_reader_report(report)
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps(report, indent=1, ensure_ascii=False))
