@@ -41,12 +41,8 @@ def run(args, cfg) -> int:
     lm = load_configured(cfg.llm, args.model, **({"family": args.family} if args.family else {}))
     base = DecodeOptions.from_config(cfg.llm, repetition_guard=not args.no_guard, max_ms=0.0)  # timed, never cut
     report = run_llm_bench(lm, base, threads=cfg.llm.threads, repeats=args.repeats, n_prompts=args.prompts,
-                           sweep=tuple(float(v) for v in args.sweep.split(",") if v.strip()))
-    print_report(report)
-    if args.json:
-        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.json).write_text(json.dumps(report, indent=1, ensure_ascii=False))
-    return 0
+                           sweep=_sweep(args))
+    return _done(args, report, print_report)
 
 
 def _run_reader(args, cfg) -> int:
@@ -56,8 +52,17 @@ def _run_reader(args, cfg) -> int:
 
     reader = load_reader(args.model or cfg.llm.model, model_file, threads=cfg.llm.threads)
     report = run_reader_bench(reader, repeats=args.repeats, n_prompts=args.prompts, threshold=cfg.llm.threshold,
-                              sweep=tuple(float(v) for v in args.sweep.split(",") if v.strip()))
-    print_reader_report(report)
+                              sweep=_sweep(args))
+    return _done(args, report, print_reader_report)
+
+
+def _sweep(args) -> tuple[float, ...]:
+    return tuple(float(v) for v in args.sweep.split(",") if v.strip())
+
+
+def _done(args, report: dict, show) -> int:
+    """Print the report and write it to --json."""
+    show(report)
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps(report, indent=1, ensure_ascii=False))
