@@ -274,3 +274,25 @@ def test_words_and_meaning_agreeing_answer_a_question_in_other_words(pack):
     assert _answer_with(pack, Match([fact], 0.25, absent=("printer",), meaning_z=3.0)).mood == "sorry"
     far = Match([Fact("kiosk", "en", "Kiosk in the foyer.", "services", score=0.5)], 0.25, meaning_z=3.0)
     assert _answer_with(pack, far).mood == "sorry"  # too few shared words even so
+
+
+@pytest.mark.parametrize("question, lang", [
+    ("gibt es im Museum einen Aufzug für Kinderwagen", "de"),
+    ("is there a lift for prams", "en"),
+])
+def test_what_an_asked_thing_is_for_does_not_decline_the_fact_that_names_it(question, lang):
+    """The sample museum's lift fact never says "Kinderwagen": the question still asks for a lift, and the
+    strollers fact, which names prams but no lift, does not answer it."""
+    from avatar import config
+    from avatar.answer import load_knowledge
+    cfg = config.load(None, [])
+    match = Retriever(load_knowledge(cfg)).match(question, lang, 3)
+    assert match.facts[0].id == "lift", [f.id for f in match.facts]
+    assert match.focus_held and match.answers()
+    assert RetrievalAnswerer(load_knowledge(cfg), cfg).answer(question, lang).mood != "sorry"
+
+
+def test_a_missing_thing_is_declined_whatever_it_is_for(pack):
+    # the pool has no slide: "für Kinder" names what it would be for, the slide itself is still absent
+    match = Retriever(pack).match("gibt es eine rutsche für kinder", "de", 3)
+    assert not match.focus_held and not match.answers()

@@ -51,13 +51,29 @@ class Match:
     meaning_z: float = 0.0
     # The best fact lacks the kind of value the question asks for (a phone number, a temperature): ''
     lacks_value: str = ""
+    # The best fact names the thing an "is there" question asks for ("einen Aufzug für Kinderwagen": the
+    # lift's fact) and the specific words it lacks only say what the thing is for: no reason to decline
+    focus_held: bool = False
 
     def answers(self) -> bool:
         """The best fact can answer: it holds every specific word the question asks about, or most of
         the question's words ("gibt es eine rutsche" at a pool whose pack never mentions one: no), and
         it names the thing an "is there" question asks for."""
         return (bool(self.facts) and not self.absent and not self.lacks_value
-                and not (self.unmatched and self.fact_coverage < GATE_COVERAGE))
+                and not (self.unmatched and self.fact_coverage < GATE_COVERAGE and not self.focus_held))
+
+
+_PURPOSE = {"für", "fuer", "for"}
+
+
+def _purpose_words(question: str) -> set[str]:
+    """The words of the question's "für ... / for ..." phrases (up to three words each)."""
+    ws = words(question)
+    out: set[str] = set()
+    for i, w in enumerate(ws):
+        if w in _PURPOSE:
+            out.update(ws[i + 1:i + 4])
+    return out
 
 
 class Retriever:
@@ -121,7 +137,7 @@ class Retriever:
                     scores[doc] *= 1.0 + (_HOURS_BOOST if general else _CUE_BOOST)
         order, z = self._with_meaning(scores, f"{context} {question}".strip(), lang, index)
         best = [(doc, score) for doc, score in sorted(order.items(), key=lambda item: (-item[1], item[0]))[:k] if score > 0]
-        unmatched, fact_coverage, absent, meaning_z, lacks_value = (), 1.0, (), 0.0, ""
+        unmatched, fact_coverage, absent, meaning_z, lacks_value, focus_held = (), 1.0, (), 0.0, "", False
         if best:
             asked = self._asked_words(question, lang, index)
             held = [self._held(asked, index.doc_terms[doc]) for doc, _ in best]
@@ -133,17 +149,31 @@ class Retriever:
             # asks first of all for what its own words name.
             own = set(words(focus_from)) if focus_from is not None else set()
 
-            def lacks(i: int) -> tuple[int, int, bool]:
+            focus = asked_focus(question if focus_from is None else focus_from, lang)
+            purpose = _purpose_words(question if focus_from is None else focus_from)
+
+            def qualifies_only(i: int) -> bool:
+                """The fact names the thing an "is there" question asks for and lacks only words of what
+                it is for ("einen Aufzug für Kinderwagen": the lift's fact lacks "Kinderwagen")."""
                 missing = held[i][0]
-                return (sum(w in own for w in missing), len(missing),
-                        not holds_kind(index.facts[best[i][0]].text, kind))
+                return bool(focus) and bool(missing) and set(missing) <= purpose \
+                    and not self._absent(asked, focus, index.doc_terms[best[i][0]])
+
             close = [i for i in range(len(best)) if best[i][1] >= RERANK_RATIO * best[0][1]]
+            # "is there a lift for prams": the strollers fact holds "prams" but no lift; the lift's goes first
+            named = any(qualifies_only(i) for i in close)
+
+            def lacks(i: int) -> tuple[int, bool, int, bool, bool]:
+                missing = held[i][0]
+                return (sum(w in own for w in missing),
+                        named and bool(self._absent(asked, focus, index.doc_terms[best[i][0]])),
+                        len(missing), not qualifies_only(i), not holds_kind(index.facts[best[i][0]].text, kind))
             first = min(close, key=lambda i: (*lacks(i), i))
             best.insert(0, best.pop(first))
             held.insert(0, held.pop(first))
             unmatched, fact_coverage = held[0]
-            focus = asked_focus(question if focus_from is None else focus_from, lang)
             absent = self._absent(asked, focus, index.doc_terms[best[0][0]])
+            focus_held = qualifies_only(0)
             absent += self._not_about(asked, question if focus_from is None else focus_from, lang,
                                       index.doc_terms[best[0][0]])
             if z is not None and int(z.argmax()) == best[0][0]:
@@ -152,7 +182,7 @@ class Retriever:
             if value and not holds_value(index.facts[best[0][0]].text, value):
                 lacks_value = value
         return Match([replace(index.facts[doc], score=round(scores.get(doc, 0.0), 4)) for doc, _ in best], coverage,
-                     unmatched, round(fact_coverage, 3), absent, round(meaning_z, 2), lacks_value)
+                     unmatched, round(fact_coverage, 3), absent, round(meaning_z, 2), lacks_value, focus_held)
 
     def _with_meaning(self, scores: dict[int, float], question: str, lang: str, index: _Index):
         """The order of the facts: word scores, moved by meaning when a semantic scorer is there; and
