@@ -10,10 +10,10 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test install system-deps clean-venv
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml tools/pyproject.toml
 	@test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
-	$(VENV)/bin/pip install --quiet -e '.[dev,train]'  # train: the small-talk corpora the training tests read
+	$(VENV)/bin/pip install --quiet -e '.[dev,train]' -e ./tools  # train: the small-talk corpora the training tests read; tools: benches, evaluations, training
 	@touch $(STAMP)
 
 install: $(STAMP)

@@ -1,7 +1,7 @@
 """`avatar` command line. Each command lives in avatar/commands/<name>.py with
 `add_arguments(parser)` and `run(args, cfg) -> int`; only the chosen command's module is imported,
 so `avatar --help` stays instant and a broken optional stage cannot break the others. The bench-*
-commands are thin: what they measure lives in avatar/bench/.
+commands are thin: what they measure lives in tools/avatar_dev/bench/.
 """
 from __future__ import annotations
 
@@ -133,6 +133,13 @@ def _main(argv: list[str]) -> int:
     except AvatarError as exc:
         print(f"avatar: error: {exc}", file=sys.stderr)
         return 2
+    except ModuleNotFoundError as exc:
+        if not (exc.name or "").startswith("avatar_dev"):
+            return _internal_error(exc)
+        print(f"avatar: error: `avatar {command}` needs the developer tools (benches, evaluations, "
+              "training), which this kiosk install does not carry\n"
+              "  hint: make install, or pip install -e ./tools in the project folder", file=sys.stderr)
+        return 2
     except KeyboardInterrupt as exc:
         return terminate.EXIT_CODE if isinstance(exc, terminate.Terminated) else 130
     except BrokenPipeError:  # `avatar ... | head`: the reader has gone, which is no error of ours
@@ -141,12 +148,17 @@ def _main(argv: list[str]) -> int:
         except OSError:
             pass
         return 0
-    except Exception as exc:  # a bug: one clear line for people, the traceback only when asked for
-        if os.environ.get("AVATAR_TRACEBACK"):
-            raise
-        print(f"avatar: internal error: {type(exc).__name__}: {exc}\n"
-              "  hint: rerun with AVATAR_TRACEBACK=1 for the details and report it", file=sys.stderr)
-        return 1
+    except Exception as exc:
+        return _internal_error(exc)
+
+
+def _internal_error(exc: Exception) -> int:
+    """A bug: one clear line for people, the traceback only when asked for."""
+    if os.environ.get("AVATAR_TRACEBACK"):
+        raise exc
+    print(f"avatar: internal error: {type(exc).__name__}: {exc}\n"
+          "  hint: rerun with AVATAR_TRACEBACK=1 for the details and report it", file=sys.stderr)
+    return 1
 
 
 # Folders and files typed on the command line mean the current folder, as in any shell command;

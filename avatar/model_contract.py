@@ -1,5 +1,5 @@
 """What the embedded model and the kiosk must agree on: the model learned these words in training
-(avatar/train/), and the kiosk (avatar/answer/) must write its facts and judge its replies with the
+(tools/avatar_dev/train/), and the kiosk (avatar/answer/) must write its facts and judge its replies with the
 very same ones.
 
 - the record's special tokens and moods (`<de>|<en> <mood> <sep> text <eos>`),
@@ -9,7 +9,7 @@ very same ones.
 - the kinds of venue the training venues were (their hours sentences name them: "die Messe ist ...
   geöffnet"; a reply naming one the venue is not has said a training template, not the pack),
 - the checks tables: the words, adjacent word pairs and decline words of the training corpus, written
-  once into the model folder at ship time (avatar/train/ship.py) and read here at run time.
+  once into the model folder at ship time (tools/avatar_dev/train/ship.py) and read here at run time.
 
 A core module (no torch, no stage imports): train/, answer/ and llm/ all import it; answer/ never
 imports train/ (tests/test_import_rules.py).
@@ -175,7 +175,7 @@ def read_tables(folder: str | os.PathLike) -> CheckTables | None:
     path = Path(folder) / CHECKS_TABLES
     if not path.is_file():
         log.warning("model folder %s has no %s: the lexicon, word-pair and decline-word checks are skipped "
-                 "(python -m avatar.train.ship --tables-only FOLDER writes them)", folder, CHECKS_TABLES)
+                 "(python -m avatar_dev.train.ship --tables-only FOLDER writes them)", folder, CHECKS_TABLES)
         return None
     try:
         data = json.loads(gzip.decompress(path.read_bytes()).decode("utf-8"))
@@ -187,7 +187,7 @@ def read_tables(folder: str | os.PathLike) -> CheckTables | None:
                            small_talk_nouns={k: frozenset(v) for k, v in data["small_talk_nouns"].items()})
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         log.warning("cannot read %s (%s): the lexicon, word-pair and decline-word checks are skipped "
-                    "(python -m avatar.train.ship --tables-only FOLDER writes it again)", path, exc)
+                    "(python -m avatar_dev.train.ship --tables-only FOLDER writes it again)", path, exc)
         return None
 
 

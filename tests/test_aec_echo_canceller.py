@@ -13,9 +13,9 @@ from avatar import config
 from avatar import events as ev
 from avatar.aec.delay_estimator import estimate_delay
 from avatar.aec.echo_canceller import EchoCanceller
-from avatar.bench.erle import erle_db, run_canceller
+from avatar_dev.bench.erle import erle_db, run_canceller
 from avatar.aec.reference_timeline import ReferenceTimeline
-from avatar.bench.room import impulse_response, room, simulate_mic
+from avatar_dev.bench.room import impulse_response, room, simulate_mic
 from avatar.frames import SAMPLE_RATE, AudioFrame
 
 DATA = Path(__file__).parent / "data" / "echo"
@@ -124,7 +124,7 @@ def test_canceller_measures_the_hidden_playback_delay(cfg, reply):
 def test_double_talk_keeps_a_visitors_onset_and_drops_the_residual_echo(cfg, reply):
     """After convergence the canceller takes the echo away but not the visitor: a frame that keeps
     its energy while the reply plays is a voice onset, one that loses it is the avatar's own echo."""
-    from avatar.bench.room import Utterance, level_dbfs
+    from avatar_dev.bench.room import Utterance, level_dbfs
 
     h = impulse_response(room("lobby"), seed=2, system_delay_ms=40.0)
     visitor = sf.read(str(sorted(DATA.glob("visitor_*.wav"))[0]), dtype="int16")[0]
@@ -325,7 +325,7 @@ def test_the_reference_and_the_soaks_echo_agree_where_reports_overlap():
     """Where two played blocks' time stamps overlap (jitter), the canceller's reference and the soak's
     simulated echo path must hold the same samples, else the canceller is asked to remove an echo
     it was never given (the later report holds in both)."""
-    from avatar.bench.soak_mic import EchoPath
+    from avatar_dev.bench.soak_mic import EchoPath
 
     a, b = np.arange(1, 161, dtype=np.int16), -np.arange(1, 161, dtype=np.int16)
     timeline, echo = ReferenceTimeline(), EchoPath(np.array([1.0]))

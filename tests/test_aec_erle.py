@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from avatar.bench.erle import erle_db
+from avatar_dev.bench.erle import erle_db
 from avatar.frames import SAMPLE_RATE
 
 SR = SAMPLE_RATE

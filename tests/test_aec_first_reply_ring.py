@@ -12,10 +12,10 @@ import soundfile as sf
 from avatar import config
 from avatar.aec.echo_canceller import EchoCanceller
 from avatar.aec.ring import FIRST_REPLY_S, RingEstimate
-from avatar.bench.echo import make_endpointer
-from avatar.bench.echo_audio import _clips
-from avatar.bench.echo_turn import simulate_turn
-from avatar.bench.room import impulse_response, room
+from avatar_dev.bench.echo import make_endpointer
+from avatar_dev.bench.echo_audio import _clips
+from avatar_dev.bench.echo_turn import simulate_turn
+from avatar_dev.bench.room import impulse_response, room
 
 DATA = Path(__file__).parent / "data" / "echo"
 # first replies that paused on their own echo before the ring counted (room, room seed, reply)

@@ -12,7 +12,7 @@ import soundfile as sf
 import avatar.aec.echo_canceller as module
 from avatar import config
 from avatar.aec.echo_canceller import EchoCanceller
-from avatar.bench.room import echo_of, impulse_response, room
+from avatar_dev.bench.room import echo_of, impulse_response, room
 from avatar.frames import SAMPLE_RATE, AudioFrame
 
 DATA = Path(__file__).parent / "data" / "echo"

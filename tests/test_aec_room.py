@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import soundfile as sf
 
-from avatar.bench.room import ROOMS, Utterance, delay_jumps, echo_of, impulse_response, level_dbfs, room, simulate_mic, speech_bounds
+from avatar_dev.bench.room import ROOMS, Utterance, delay_jumps, echo_of, impulse_response, level_dbfs, room, simulate_mic, speech_bounds
 from avatar.errors import ConfigError
 from avatar.frames import SAMPLE_RATE
 

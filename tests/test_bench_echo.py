@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from avatar import config
-from avatar.bench.echo import run_echo_bench
-from avatar.bench.echo_audio import REPLIES, recorded_reply_paths, reply_audio
+from avatar_dev.bench.echo import run_echo_bench
+from avatar_dev.bench.echo_audio import REPLIES, recorded_reply_paths, reply_audio
 from avatar.errors import AvatarError
 
 _TIMED = {"wall_s", "aec_ms_per_10ms", "cost_canceller_ms_per_10ms", "cost_bare_module_ms_per_10ms",

@@ -4,7 +4,7 @@ import re
 from avatar import config
 from avatar.answer.base import Answer, Fact
 from avatar.answer.checks import Candidate, check_and_choose
-from avatar.bench.adversarial import KINDS, format_report, generate_cases, run_adversarial_eval, venue_pack
+from avatar_dev.bench.adversarial import KINDS, format_report, generate_cases, run_adversarial_eval, venue_pack
 from avatar.answer.checks.content import extract
 from avatar.answer.checks.grounding import check_grounding
 from avatar.answer.retrieval import Retriever

@@ -7,7 +7,7 @@ from avatar.answer.checks import Candidate
 from avatar.answer.checks.remask import content_token_ranges, diffusion_verify
 from avatar.answer.diffusion_answerer import DiffusionAnswerer
 from avatar.trace import Tracer
-from avatar.train.trainer import TrainOptions, train
+from avatar_dev.train.trainer import TrainOptions, train
 
 
 @pytest.fixture(scope="module")

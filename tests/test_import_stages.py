@@ -2,8 +2,8 @@
 
 `avatar/<stage>/` holds one stage each; a module in a stage folder imports its own folder and the
 shared core (the modules directly in avatar/, docs/INTERFACES.md), nothing else of the project. The pipeline, the commands
-and the CLI wire stages together and may import any of them; the training code (avatar/train/) and
-the benches (avatar/bench/) are not stages, and no runtime module imports them
+and the CLI wire stages together and may import any of them; the training code (tools/avatar_dev/train/) and
+the benches (tools/avatar_dev/bench/) are not stages, and no runtime module imports them
 (tests/test_import_rules.py).
 Every import counts, also one inside a function (a lazy import is still a dependency).
 """

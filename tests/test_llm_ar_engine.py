@@ -8,7 +8,7 @@ from avatar.answer.diffusion_answerer import DiffusionAnswerer
 from avatar.answer.prompt import PromptCodec
 from avatar.llm.infill import Slot
 from avatar.trace import Tracer
-from avatar.train.trainer import TrainOptions, train
+from avatar_dev.train.trainer import TrainOptions, train
 
 
 @pytest.fixture(scope="module")

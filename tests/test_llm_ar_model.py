@@ -95,7 +95,7 @@ def test_avatar_train_arch_ar_writes_a_loadable_avatar_ar_folder(tmp_path):
 
     from transformers import AutoModel
 
-    from avatar.train.trainer import TrainOptions, train
+    from avatar_dev.train.trainer import TrainOptions, train
 
     opts = TrainOptions(out=tmp_path, steps=12, minutes=10, batch=8, size="tiny", vocab_size=600, lr=3e-3,
                         warmup=5, tokenizer_examples=300, checkpoint_minutes=60, arch="ar")

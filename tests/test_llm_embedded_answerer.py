@@ -6,7 +6,7 @@ from avatar.answer import load_knowledge
 from avatar.answer.base import CheckReport
 from avatar.answer.diffusion_answerer import DiffusionAnswerer, asked_weekday
 from avatar.trace import Tracer
-from avatar.train.trainer import TrainOptions, train
+from avatar_dev.train.trainer import TrainOptions, train
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from avatar.answer.diffusion_answerer import weekday_fact
 from avatar.answer.knowledge import WEEKDAYS, KnowledgePack
-from avatar.train import corpus
+from avatar_dev.train import corpus
 
 
 def test_pack_hours_are_worded_as_the_training_venues_hours():

@@ -4,7 +4,7 @@ import json
 import pytest
 
 from avatar import cli
-from avatar.train import pack_eval
+from avatar_dev.train import pack_eval
 
 PACK = """
 [venue]

@@ -1,7 +1,7 @@
 import numpy as np
 
 from avatar.audio.convert import read_wav_16k
-from avatar.bench.pipeline import Turn, last_speech_sample, summarize
+from avatar_dev.bench.pipeline import Turn, last_speech_sample, summarize
 
 CLIP = "tests/data/speech/en_cancel_timer.wav"
 
@@ -30,7 +30,7 @@ def test_a_setting_compared_side_by_side_is_its_own_mode():
     import pytest
 
     from avatar.errors import ConfigError
-    from avatar.bench.pipeline import mode_overrides
+    from avatar_dev.bench.pipeline import mode_overrides
 
     assert mode_overrides("streaming+pipeline.speculative=false,vad.tentative_end_ms=96") == {
         "pipeline.speculative": False, "vad.tentative_end_ms": 96}
@@ -47,7 +47,7 @@ def test_a_setting_compared_side_by_side_is_its_own_mode():
 
 
 def test_length_buckets_bounds_belong_to_the_longer_bucket():
-    from avatar.bench.pipeline import length_bucket
+    from avatar_dev.bench.pipeline import length_bucket
 
     assert [length_bucket(s) for s in (0.4, 1.99, 2.0, 3.9, 4.0, 7.99, 8.0, 12.5)] == \
         ["<2s", "<2s", "2-4s", "2-4s", "4-8s", "4-8s", ">8s", ">8s"]
@@ -55,7 +55,7 @@ def test_length_buckets_bounds_belong_to_the_longer_bucket():
 
 
 def test_summary_reports_voice_to_voice_by_length_for_each_design_side_by_side():
-    from avatar.bench.pipeline import format_table
+    from avatar_dev.bench.pipeline import format_table
 
     turns = []
     for mode, base, per_s in (("streaming", 400.0, 10.0), ("sequential", 1200.0, 150.0)):
@@ -82,7 +82,7 @@ def test_summary_reports_voice_to_voice_by_length_for_each_design_side_by_side()
 
 def test_summary_says_how_final_transcripts_were_made_and_scores_them_per_clip_language():
     from avatar.asr.word_accuracy import word_errors
-    from avatar.bench.pipeline import clip_language, format_table, reference_text
+    from avatar_dev.bench.pipeline import clip_language, format_table, reference_text
 
     assert reference_text("x/real/en/what_s_the_date.wav", names_are_transcripts=True) == "what s the date"
     assert reference_text("long/en/walk.flac", {"walk.flac": "we came by train"}) == "we came by train"

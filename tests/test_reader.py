@@ -147,7 +147,7 @@ def test_the_kiosk_refuses_a_reader_folder_no_manifest_lists(base, tmp_path):
 
 
 def test_bench_llm_times_the_reader_with_and_without_its_fact_cache(base, tmp_path):
-    from avatar.bench.llm import print_reader_report, run_reader_bench
+    from avatar_dev.bench.llm import print_reader_report, run_reader_bench
 
     reader = Reader(base, _delta(base, tmp_path / "e5-reader", eos_bias=-5.0))
     report = run_reader_bench(reader, repeats=1, n_prompts=1, sweep=(0.5,))

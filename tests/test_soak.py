@@ -7,8 +7,8 @@ import pytest
 
 from avatar import cli, config
 from avatar import events as ev
-from avatar.bench import soak
-from avatar.bench.soak import Bounds, EchoPath, TurnPlan, TurnRecord, plan_turns, summarize
+from avatar_dev.bench import soak
+from avatar_dev.bench.soak import Bounds, EchoPath, TurnPlan, TurnRecord, plan_turns, summarize
 
 
 def _records(n, rss=lambda i: 500.0, threads=lambda i: 12, fds=lambda i: 16, v2v=lambda i: 800.0):
@@ -140,7 +140,7 @@ def test_a_time_budget_ends_the_soak_with_a_report_of_the_turns_done():
 
 
 def _barge_in_turn(events, overlay="visitor_en_cancel_all_timers"):
-    from avatar.bench.soak import _record
+    from avatar_dev.bench.soak import _record
 
     plan = TurnPlan(7, "barge_in", "q.wav", "en", np.zeros(160, np.int16), overlay=np.zeros(160, np.int16),
                     overlay_text=overlay)
@@ -165,7 +165,7 @@ def test_an_interruption_with_no_reply_after_the_stop_is_a_miss_and_says_if_it_w
 
 
 def test_a_question_without_reply_says_whether_it_was_heard_and_why_its_words_were_dropped():
-    from avatar.bench.soak import _record
+    from avatar_dev.bench.soak import _record
 
     plan = TurnPlan(3, "question", "q.wav", "en", np.zeros(160, np.int16))
     turn = lambda events: _record(plan, {"events": events, "timed_out": False, "wall_s": 1.0})
@@ -179,7 +179,7 @@ def test_a_question_without_reply_says_whether_it_was_heard_and_why_its_words_we
 
 
 def test_a_request_to_say_it_again_after_noise_is_a_miss():
-    from avatar.bench.soak import _record
+    from avatar_dev.bench.soak import _record
 
     plan = TurnPlan(4, "bad", "noise", "en", np.zeros(160, np.int16))
     asked = _record(plan, {"events": [ev.NotUnderstood(1.0, turn=3, text="Sorry?", lang="en")],
@@ -216,7 +216,7 @@ def test_an_interruption_is_scored_by_the_words_recognized_after_the_stop():
 
 
 def test_silences_inside_replies_are_counted_and_reported():
-    from avatar.bench.soak import _record
+    from avatar_dev.bench.soak import _record
 
     plan = TurnPlan(5, "question", "q.wav", "en", np.zeros(160, np.int16))
     turn = lambda events: _record(plan, {"events": events, "timed_out": False, "wall_s": 1.0})

@@ -37,7 +37,7 @@ class Grower:
 
 
 def test_mem_probe_names_the_line_and_type_that_grew():
-    from avatar.bench.soak_mem import MemProbe, format_probe
+    from avatar_dev.bench.soak_mem import MemProbe, format_probe
 
     probe = MemProbe(1, 3)
     kept = []

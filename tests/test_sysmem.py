@@ -6,7 +6,7 @@ import pytest
 
 from avatar import config, sysmem
 from avatar import events as ev
-from avatar.bench.soak import rss_mb
+from avatar_dev.bench.soak import rss_mb
 from avatar.pipeline.voice_loop import VoiceLoop
 from avatar.trace import Tracer
 

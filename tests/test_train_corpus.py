@@ -1,7 +1,7 @@
 """The synthetic corpus: seeded, grounded (every value is in a fact), bilingual, held-out venues apart."""
 import random
 
-from avatar.train import corpus
+from avatar_dev.train import corpus
 
 
 def test_same_seed_gives_the_same_examples():

@@ -1,7 +1,7 @@
 """Scoring of `avatar eval` on crafted replies (no model needed)."""
 from avatar.answer.prompt import ReplyRecord
-from avatar.train import corpus
-from avatar.train.evaluate import score, summarise, unsupported_content
+from avatar_dev.train import corpus
+from avatar_dev.train.evaluate import score, summarise, unsupported_content
 
 
 def ex(kind="fact", values=("10:00", "18:00"), lang="de"):

@@ -2,7 +2,7 @@
 command, idempotent; `--tables-only` rewrites the tables of a shipped folder."""
 import tomllib
 
-from avatar.train.ship import FILES, sha256, ship
+from avatar_dev.train.ship import FILES, sha256, ship
 
 
 def test_ship_writes_one_manifest_entry_and_keeps_the_others(tmp_path):
@@ -50,7 +50,7 @@ def test_ship_writes_the_checks_tables_and_covers_them_by_the_manifest(tmp_path)
 
 def test_tables_only_rewrites_the_tables_and_their_sha256_and_keeps_the_rest(tmp_path):
     from avatar.model_contract import CHECKS_TABLES, CheckTables
-    from avatar.train.ship import ship_tables
+    from avatar_dev.train.ship import ship_tables
 
     src = tmp_path / "run"
     src.mkdir()

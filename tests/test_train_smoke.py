@@ -5,7 +5,7 @@ from transformers import AutoModel
 
 from avatar.answer.prompt import PromptCodec
 from avatar.llm.embedded_model import AvatarMDLM
-from avatar.train.trainer import TrainOptions, batches, diffusion_loss, train
+from avatar_dev.train.trainer import TrainOptions, batches, diffusion_loss, train
 
 
 def tiny_options(out, steps, resume=False):

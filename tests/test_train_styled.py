@@ -1,7 +1,7 @@
 """Styled venues (issue 11): operators' writing styles, extractive replies, declines for what is not there."""
 import re
 
-from avatar.train import corpus, styled
+from avatar_dev.train import corpus, styled
 
 
 def _norm(s: str) -> str:

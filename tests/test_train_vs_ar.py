@@ -4,8 +4,8 @@ import time
 import pytest
 
 from avatar import config
-from avatar.bench import vs_ar
-from avatar.train.trainer import TrainOptions, train
+from avatar_dev.bench import vs_ar
+from avatar_dev.train.trainer import TrainOptions, train
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +31,7 @@ def test_one_clock_counts_cpu_time_meanwhile():
 
 
 def test_heldout_cases_are_evaluate_pys_questions():
-    from avatar.train.evaluate import held_out_examples
+    from avatar_dev.train.evaluate import held_out_examples
 
     cases = vs_ar.heldout_cases(6)
     assert [c.question for c in cases] == [e.question for e in held_out_examples(6)]

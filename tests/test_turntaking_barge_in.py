@@ -13,9 +13,9 @@ import soundfile as sf
 
 from avatar import config
 from avatar.aec.echo_canceller import EchoCanceller
-from avatar.bench.room import impulse_response, room
-from avatar.bench.echo import make_endpointer
-from avatar.bench.echo_turn import simulate_turn
+from avatar_dev.bench.room import impulse_response, room
+from avatar_dev.bench.echo import make_endpointer
+from avatar_dev.bench.echo_turn import simulate_turn
 
 DATA = Path(__file__).parent / "data" / "echo"
 
@@ -80,7 +80,7 @@ def test_in_a_reverberant_lobby_the_onset_pause_ignores_the_own_echo_and_catches
     """The default rule pauses at a voice onset. In a lobby (RT60 1 s) the echo residue of the
     avatar's piper voice made that pause fire by itself; the double-talk gate stops it, while a
     visitor over the reply is still silenced within the onset."""
-    from avatar.bench.echo_audio import _clips
+    from avatar_dev.bench.echo_audio import _clips
 
     assert cfg.pipeline.barge_in_onset_ms > 0
     noise = _clips("background_noise")[0][1]

@@ -38,12 +38,12 @@ def default_wavs() -> list[Path]:
 
 def run(args, cfg) -> int:
     if args.echo:
-        from avatar.bench.echo import run_echo_bench
+        from avatar_dev.bench.echo import run_echo_bench
 
         result = run_echo_bench(cfg, args.echo, n_turns=args.turns)
         print(json.dumps({k: v for k, v in result.items() if k != "turns"}, indent=2))
     else:
-        from avatar.bench.pipeline import format_table, run_bench
+        from avatar_dev.bench.pipeline import format_table, run_bench
         from avatar.trace import Tracer
 
         wavs = [Path(w) for w in args.wavs] or default_wavs()

@@ -1,5 +1,5 @@
 """`avatar bench-adversarial [--n N]`: checked vs unchecked answers on questions built to mislead
-(avatar/bench/adversarial.py; `avatar eval --adversarial N` runs it next to the model's evaluation)."""
+(tools/avatar_dev/bench/adversarial.py; `avatar eval --adversarial N` runs it next to the model's evaluation)."""
 from __future__ import annotations
 
 import json
@@ -14,7 +14,7 @@ def add_arguments(p) -> None:
 
 
 def run(args, cfg) -> int:
-    from avatar.bench.adversarial import answerer_factory, format_report, run_adversarial_eval
+    from avatar_dev.bench.adversarial import answerer_factory, format_report, run_adversarial_eval
 
     result = run_adversarial_eval(answerer_factory(cfg, args.answerer), args.n, args.seed)
     print(format_report(result))

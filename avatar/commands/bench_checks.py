@@ -1,5 +1,5 @@
 """`avatar bench-checks [--json] [--repeat N]`: the cost of each answer check on crafted replies,
-no model (avatar/bench/checks_cost.py)."""
+no model (tools/avatar_dev/bench/checks_cost.py)."""
 from __future__ import annotations
 
 import json
@@ -11,7 +11,7 @@ def add_arguments(p) -> None:
 
 
 def run(args, cfg) -> int:
-    from avatar.bench.checks_cost import format_table, measure
+    from avatar_dev.bench.checks_cost import format_table, measure
 
     result = measure(args.repeat)
     print(json.dumps(result, indent=2) if args.json else format_table(result))

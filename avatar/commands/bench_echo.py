@@ -1,4 +1,4 @@
-"""`avatar bench-echo ROOM`: echo and barge-in in a simulated room (avatar/bench/echo.py).
+"""`avatar bench-echo ROOM`: echo and barge-in in a simulated room (tools/avatar_dev/bench/echo.py).
 
 `avatar bench --echo ROOM` runs the same bench with the default flags.
 """
@@ -10,8 +10,8 @@ from pathlib import Path
 
 
 def add_arguments(p) -> None:
-    from avatar.bench.echo_turn import POLICIES
-    from avatar.bench.room import ROOMS
+    from avatar_dev.bench.echo_turn import POLICIES
+    from avatar_dev.bench.room import ROOMS
 
     p.add_argument("room", choices=[*ROOMS, "all"], help="simulated room")
     p.add_argument("--turns", type=int, default=50)
@@ -34,7 +34,7 @@ def add_arguments(p) -> None:
 
 
 def run(args, cfg) -> int:
-    from avatar.bench.echo import run_echo_bench
+    from avatar_dev.bench.echo import run_echo_bench
 
     result = run_echo_bench(cfg, args.room, n_turns=args.turns, seed=args.seed, partials=args.partials,
                             echo_cancellation=not args.no_aec, ser_db=None if args.ser is None else tuple(args.ser), policy=args.policy,

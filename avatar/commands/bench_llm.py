@@ -1,5 +1,5 @@
 """`avatar bench-llm`: decoder speed, threshold decoding against one token per step, cache on/off
-(the measurement: avatar/bench/llm.py)."""
+(the measurement: tools/avatar_dev/bench/llm.py)."""
 from __future__ import annotations
 
 import json
@@ -7,7 +7,7 @@ from pathlib import Path
 
 
 def add_arguments(parser) -> None:
-    from avatar.bench.llm import PROMPTS
+    from avatar_dev.bench.llm import PROMPTS
 
     parser.add_argument("--model", help="model folder (default: llm.model, the embedded model)")
     parser.add_argument("--family", help="model family (default: llm.family, else detected)")
@@ -29,7 +29,7 @@ def run(args, cfg) -> int:
         folder = make_random_model(args.make_random, args.random_kind)
         print(f"wrote a tiny random {args.random_kind} model to {folder}")
         return 0
-    from avatar.bench.llm import print_report, run_llm_bench
+    from avatar_dev.bench.llm import print_report, run_llm_bench
     from avatar.llm.e5_reader import is_reader_folder
     from avatar.llm.engine import DecodeOptions
     from avatar.llm.loader import load_configured
@@ -47,7 +47,7 @@ def run(args, cfg) -> int:
 
 def _run_reader(args, cfg) -> int:
     from avatar.answer.retrieval.semantic import model_file
-    from avatar.bench.llm import print_reader_report, run_reader_bench
+    from avatar_dev.bench.llm import print_reader_report, run_reader_bench
     from avatar.llm.e5_reader import load_reader
 
     reader = load_reader(args.model or cfg.llm.model, model_file, threads=cfg.llm.threads)

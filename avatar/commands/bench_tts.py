@@ -1,4 +1,4 @@
-"""`avatar bench-tts [--repeats N] [--first-breath | --stream]`: time to first audio of the voices (avatar/bench/tts.py)."""
+"""`avatar bench-tts [--repeats N] [--first-breath | --stream]`: time to first audio of the voices (tools/avatar_dev/bench/tts.py)."""
 from __future__ import annotations
 
 
@@ -10,7 +10,7 @@ def add_arguments(p) -> None:
 
 
 def run(args, cfg) -> int:
-    from avatar.bench.tts import compare_voices, first_breath, stream_vs_whole
+    from avatar_dev.bench.tts import compare_voices, first_breath, stream_vs_whole
 
     (first_breath if args.first_breath else stream_vs_whole if args.stream else compare_voices)(cfg, args.repeats)
     return 0

@@ -1,5 +1,5 @@
 """`avatar bench-ui [--size WxH]`: what the kiosk window costs to paint and to feed with events,
-offscreen, no models (avatar/bench/ui.py)."""
+offscreen, no models (tools/avatar_dev/bench/ui.py)."""
 from __future__ import annotations
 
 
@@ -10,7 +10,7 @@ def add_arguments(p) -> None:
 
 
 def run(args, cfg) -> int:
-    from avatar.bench.ui import measure
+    from avatar_dev.bench.ui import measure
 
     measure(cfg, args.size, args.frames, args.events)
     return 0

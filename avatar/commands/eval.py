@@ -40,7 +40,7 @@ def run(args, cfg) -> int:
     from avatar.llm.e5_reader import is_reader_folder
     from avatar.llm.loader import load_configured
     from avatar.paths import resolve
-    from avatar.train.evaluate import options_for, run_eval
+    from avatar_dev.train.evaluate import options_for, run_eval
 
     if args.model:
         cfg = cfg.with_overrides({"llm.model": args.model})
@@ -63,7 +63,7 @@ def run(args, cfg) -> int:
         from avatar.answer import load_knowledge
         from avatar.answer.diffusion_answerer import DiffusionAnswerer
         from avatar.trace import Tracer
-        from avatar.train.evaluate import sample_pack_eval
+        from avatar_dev.train.evaluate import sample_pack_eval
 
         for checked in (False, True):
             c = cfg.with_overrides({"checks.enabled": checked})
@@ -73,7 +73,7 @@ def run(args, cfg) -> int:
                   f"(from the model itself: {res['from_model']:.2f})")
     adversarial = {}
     if args.adversarial > 0:
-        from avatar.bench.adversarial import answerer_factory, format_report, run_adversarial_eval
+        from avatar_dev.bench.adversarial import answerer_factory, format_report, run_adversarial_eval
 
         adversarial = run_adversarial_eval(answerer_factory(cfg), args.adversarial, seed=0)
         print(format_report(adversarial))
@@ -101,7 +101,7 @@ def _meaning(cfg) -> str:
 
 def _run_packs(args, cfg, lm) -> int:
     from avatar.paths import resolve
-    from avatar.train.pack_eval import format_report, run_packs
+    from avatar_dev.train.pack_eval import format_report, run_packs
 
     root = Path(args.packs) if Path(args.packs).is_absolute() or Path(args.packs).exists() else resolve(args.packs)
     result = run_packs(root, cfg, lm=lm)
@@ -119,7 +119,7 @@ def _run_vs_ar(args, cfg) -> int:
     import sys
 
     from avatar.paths import resolve
-    from avatar.bench import vs_ar
+    from avatar_dev.bench import vs_ar
 
     where = lambda p: Path(p) if Path(p).is_absolute() or Path(p).exists() else resolve(p)
     models = {"diffusion": where(args.model or cfg.llm.model), "ar": where(args.vs_ar)}

